@@ -1,0 +1,62 @@
+"""The exceptions of triple_draw.
+
+Every error the package raises derives from :class:`TripleDrawError`, and also from the
+builtin exception that users already catch (``ValueError`` for bad values, ``TypeError``
+for values of the wrong type), so ``except ValueError`` keeps working. The compiled core
+raises these same classes: no Rust panic ever reaches Python.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "TripleDrawError",
+    "CardError",
+    "DeckError",
+    "BatchError",
+    "BatchTypeError",
+    "RulesError",
+    "IllegalActionError",
+    "HistoryError",
+    "SchemaError",
+    "AnalysisError",
+]
+
+
+class TripleDrawError(Exception):
+    """Base class of every exception raised by triple_draw."""
+
+
+class CardError(TripleDrawError, ValueError):
+    """A malformed or unknown card token, a duplicate card, or the wrong number of cards."""
+
+
+class DeckError(TripleDrawError, ValueError):
+    """A bad seed, a deal larger than the stub, or a corrupt saved deck state."""
+
+
+class BatchError(TripleDrawError, ValueError):
+    """A bad card id or a duplicate card in a row of a batch array (the row is named)."""
+
+
+class BatchTypeError(TripleDrawError, TypeError):
+    """A batch array of the wrong dtype, number of dimensions or shape."""
+
+
+class RulesError(TripleDrawError, ValueError):
+    """An invalid field of :class:`triple_draw.Rules` (the field is named)."""
+
+
+class IllegalActionError(TripleDrawError, ValueError):
+    """An action that is not legal now; the hand is left exactly as it was."""
+
+
+class HistoryError(TripleDrawError, ValueError):
+    """A malformed or illegal hand history (the line or action is named)."""
+
+
+class SchemaError(TripleDrawError, ValueError):
+    """A state document of another schema version, or with missing or extra fields."""
+
+
+class AnalysisError(TripleDrawError, ValueError):
+    """An impossible analysis request (duplicate or dead cards, too many draws, ...)."""

@@ -1,0 +1,10 @@
+//! triple_draw's compiled core: cards, the 2-7 lowball evaluator, the seeded deck and the
+//! simulation kernels. Pure Rust; the PyO3 bindings are in `python.rs`, behind the `python`
+//! feature, so `cargo test` needs no Python.
+
+pub mod cards;
+pub mod deck;
+pub mod eval;
+
+#[cfg(feature = "python")]
+mod python;
