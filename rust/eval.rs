@@ -19,7 +19,9 @@ pub const NUM_CLASSES: u16 = 7462;
 pub const RANK_KEYS: [u32; 13] = [
     0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415,
 ];
-const MAX_KEY_SUM: usize = 4 * 79415 + 43258;
+/// The noflush table is sized for any five ids (even five aces from a corrupt row), so
+/// the batch kernel can look up unvalidated rows without a bounds failure.
+const KEY_SUM_SLOTS: usize = 5 * 79415 + 1;
 
 /// Hand categories, best (for the lowball player) first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -76,8 +78,22 @@ pub struct ClassInfo {
 pub struct Tables {
     noflush: Box<[u16]>,
     flush: Box<[u16; 8192]>,
+    /// Rank key of each byte value taken as a card id (0 for ids >= 52).
+    key_by_id: [u32; 256],
+    /// Rank bit of each byte value taken as a card id (0 for ids >= 52).
+    bit_by_id: [u16; 256],
+    /// The batch kernel's tables, see [`Tables::rank5_batch`].
+    both_by_sum: Box<[u32]>,
+    batch_key: [u64; 256],
+    one_hot: [u64; 256],
     classes: Vec<ClassInfo>,
 }
+
+/// In [`Tables::rank5_batch`] keys, suit counts sit in 4-bit fields from bit 32, biased by
+/// 3 so that a count of 5 (a flush) sets the field's top bit.
+const SUIT_FIELDS: u32 = 32;
+const SUIT_BIAS: u64 = 0x3333 << SUIT_FIELDS;
+const FLUSH_BITS: u64 = 0x8888 << SUIT_FIELDS;
 
 static TABLES: OnceLock<Tables> = OnceLock::new();
 
@@ -161,7 +177,7 @@ fn build_tables() -> Tables {
     // Lower is better: category first, then the grouped ranks compared from the top.
     classes.sort_by(|a, b| (a.0.category, a.0.ranks).cmp(&(b.0.category, b.0.ranks)));
 
-    let mut noflush = vec![0u16; MAX_KEY_SUM + 1].into_boxed_slice();
+    let mut noflush = vec![0u16; KEY_SUM_SLOTS].into_boxed_slice();
     let mut flush = Box::new([0u16; 8192]);
     let mut infos = Vec::with_capacity(classes.len());
     for (i, (info, slot)) in classes.into_iter().enumerate() {
@@ -175,29 +191,79 @@ fn build_tables() -> Tables {
         }
         infos.push(info);
     }
-    Tables { noflush, flush, classes: infos }
+    let mut key_by_id = [0u32; 256];
+    let mut bit_by_id = [0u16; 256];
+    let mut batch_key = [0u64; 256];
+    let mut one_hot = [1u64 << 63; 256];
+    for id in 0..52usize {
+        key_by_id[id] = RANK_KEYS[id >> 2];
+        bit_by_id[id] = 1 << (id >> 2);
+        batch_key[id] = RANK_KEYS[id >> 2] as u64 | 1u64 << (SUIT_FIELDS as usize + 4 * (id & 3));
+        one_hot[id] = 1 << id;
+    }
+    // Each key sum's two outcomes side by side: offsuit in the low half, suited in the high.
+    let mut both_by_sum = vec![0u32; KEY_SUM_SLOTS].into_boxed_slice();
+    for (slot, &r) in noflush.iter().enumerate() {
+        both_by_sum[slot] = r as u32;
+    }
+    for mask in 0..8192usize {
+        if flush[mask] != 0 {
+            let sum: usize = (0..13).filter(|r| mask >> r & 1 == 1).map(|r| RANK_KEYS[r] as usize).sum();
+            both_by_sum[sum] |= (flush[mask] as u32) << 16;
+        }
+    }
+    Tables { noflush, flush, key_by_id, bit_by_id, both_by_sum, batch_key, one_hot, classes: infos }
 }
 
 impl Tables {
     /// The rank of five distinct valid card ids (not checked: see [`rank5_checked`]).
+    ///
+    /// Any five bytes are safe to look up (the batch kernel validates rows separately and
+    /// discards the result of a bad one); only valid rows give meaningful ranks.
     #[inline(always)]
     pub fn rank5(&self, c: [u8; 5]) -> u16 {
         let same_suit = ((c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4])) & 3 == 0;
         if same_suit {
-            let mask = (1usize << (c[0] >> 2))
-                | (1usize << (c[1] >> 2))
-                | (1usize << (c[2] >> 2))
-                | (1usize << (c[3] >> 2))
-                | (1usize << (c[4] >> 2));
-            self.flush[mask]
+            let b = &self.bit_by_id;
+            let mask = b[c[0] as usize]
+                | b[c[1] as usize]
+                | b[c[2] as usize]
+                | b[c[3] as usize]
+                | b[c[4] as usize];
+            self.flush[(mask & 0x1fff) as usize]
         } else {
-            let sum = RANK_KEYS[(c[0] >> 2) as usize]
-                + RANK_KEYS[(c[1] >> 2) as usize]
-                + RANK_KEYS[(c[2] >> 2) as usize]
-                + RANK_KEYS[(c[3] >> 2) as usize]
-                + RANK_KEYS[(c[4] >> 2) as usize];
+            let k = &self.key_by_id;
+            let sum = k[c[0] as usize]
+                + k[c[1] as usize]
+                + k[c[2] as usize]
+                + k[c[3] as usize]
+                + k[c[4] as usize];
             self.noflush[sum as usize]
         }
+    }
+
+    /// The batch kernel's evaluation of any five bytes: `(rank, valid)`, where `valid` says
+    /// whether the bytes are five distinct ids below 52 (the rank is meaningless otherwise).
+    ///
+    /// Branch-free: one key per card carries the rank key (low 32 bits) and a count per
+    /// suit; the key sum indexes a table holding both the offsuit and the suited rank, and
+    /// the flush bit picks the half. Validity: distinct one-hot bits add up to their OR.
+    #[inline(always)]
+    pub fn rank5_batch(&self, c: [u8; 5]) -> (u16, bool) {
+        let k = &self.batch_key;
+        let total = k[c[0] as usize]
+            + k[c[1] as usize]
+            + k[c[2] as usize]
+            + k[c[3] as usize]
+            + k[c[4] as usize]
+            + SUIT_BIAS;
+        let flush = (total & FLUSH_BITS != 0) as u32;
+        let both = self.both_by_sum[(total as u32) as usize];
+        let h = &self.one_hot;
+        let b = [h[c[0] as usize], h[c[1] as usize], h[c[2] as usize], h[c[3] as usize], h[c[4] as usize]];
+        let or = b[0] | b[1] | b[2] | b[3] | b[4];
+        let sum = b[0].wrapping_add(b[1]).wrapping_add(b[2]).wrapping_add(b[3]).wrapping_add(b[4]);
+        ((both >> (16 * flush)) as u16, (or == sum) & (or >> 52 == 0))
     }
 
     /// The category and significant ranks of a rank (1..=7462).
@@ -234,16 +300,15 @@ pub fn rank5_checked(c: [u8; 5]) -> Result<u16, HandError> {
     Ok(rank5(c))
 }
 
-/// Branch-free validity test used by the batch kernel: true when all ids are < 52 and distinct.
+/// Branch-free validity test used by the batch kernel: true when all ids are < 52 and
+/// distinct. Distinct single bits add up to their OR; a repeated bit carries and does not.
 #[inline(always)]
 pub fn row_is_valid(c: [u8; 5]) -> bool {
-    let max = c[0].max(c[1]).max(c[2]).max(c[3]).max(c[4]);
-    let mask = (1u64 << (c[0] & 63))
-        | (1u64 << (c[1] & 63))
-        | (1u64 << (c[2] & 63))
-        | (1u64 << (c[3] & 63))
-        | (1u64 << (c[4] & 63));
-    (max < 52) & (mask.count_ones() == 5)
+    let small = (c[0] | c[1] | c[2] | c[3] | c[4]) < 64;
+    let b = c.map(|x| 1u64 << (x & 63));
+    let or = b[0] | b[1] | b[2] | b[3] | b[4];
+    let sum = b[0].wrapping_add(b[1]).wrapping_add(b[2]).wrapping_add(b[3]).wrapping_add(b[4]);
+    small & (or >> 52 == 0) & (or == sum)
 }
 
 const WORDS: [&str; 13] = [
@@ -336,6 +401,7 @@ mod tests {
                     for d in c + 1..52 {
                         for e in d + 1..52 {
                             let rank = t.rank5([a, b, c, d, e]);
+                            assert_eq!(t.rank5_batch([a, b, c, d, e]), (rank, true));
                             hands[t.class(rank).category as usize] += 1;
                             seen[rank as usize] = true;
                         }
@@ -345,6 +411,18 @@ mod tests {
         }
         assert_eq!(hands, [1_303_560, 1_098_240, 123_552, 54_912, 9_180, 5_112, 3_744, 624, 36]);
         assert!(seen[1..].iter().all(|&s| s));
+        for (a, b) in [([0u8, 4, 8, 12, 20], true), ([0, 4, 8, 12, 21], true), ([51, 47, 43, 39, 35], true), ([0, 1, 2, 3, 51], true), ([0, 1, 2, 3, 3], false), ([0, 1, 2, 3, 52], false), ([255, 0, 1, 2, 3], false), ([255, 255, 0, 1, 2], false)] {
+            let (rank, valid) = t.rank5_batch(a);
+            assert_eq!(valid, b, "{a:?}");
+            if valid {
+                assert_eq!(rank, t.rank5(a));
+            }
+        }
+        assert!(row_is_valid([0, 1, 2, 3, 51]));
+        assert!(!row_is_valid([0, 1, 2, 3, 52]));
+        assert!(!row_is_valid([0, 1, 2, 3, 3]));
+        assert!(!row_is_valid([0, 1, 2, 3, 64 + 4]));
+        assert!(!row_is_valid([255, 255, 255, 255, 255]));
         let mut classes = [0u32; 9];
         for rank in 1..=NUM_CLASSES {
             classes[t.class(rank).category as usize] += 1;
