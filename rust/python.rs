@@ -85,8 +85,12 @@ fn card_id_of(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(cards::parse_token(s.to_str()?.trim())?);
     }
-    if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
-        let v: i128 = obj.extract().map_err(|_| card_error(format!("invalid card id {obj}")))?;
+    if !obj.is_instance_of::<PyBool>() && obj.hasattr("__index__")? {
+        // Other integers (int subclasses, numpy.uint8, ...) through the index protocol.
+        let v: i128 = obj
+            .call_method0("__index__")?
+            .extract()
+            .map_err(|_| card_error(format!("invalid card id {obj}")))?;
         return Ok(check_id(v)?);
     }
     Err(PyTypeError::new_err(format!(
@@ -509,12 +513,12 @@ impl Deck {
     }
 
     /// Deals `n` cards from the stub.
-    fn deal(&mut self, py: Python<'_>, n: i64) -> PyResult<Vec<Py<Card>>> {
+    fn deal(&mut self, py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<Vec<Py<Card>>> {
         Ok(self.deal_slice(n)?.iter().map(|&id| card_object(py, id)).collect())
     }
 
     /// Deals `n` card ids from the stub.
-    fn deal_ids<'py>(&mut self, py: Python<'py>, n: i64) -> PyResult<Bound<'py, PyList>> {
+    fn deal_ids<'py>(&mut self, py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         id_list(py, self.deal_slice(n)?)
     }
 
@@ -558,13 +562,21 @@ impl Deck {
             .map_err(|_| deck_error("deck state field \"key\" must be a str of 64 hex digits"))?;
         let key = unhex(&key_s)
             .ok_or_else(|| deck_error("deck state field \"key\" must be a str of 64 hex digits"))?;
-        let word_pos: u128 = field("word_pos")?
-            .extract()
-            .map_err(|_| deck_error("deck state field \"word_pos\" must be an int >= 0"))?;
+        let word_pos_obj = field("word_pos")?;
+        let bad_pos = || deck_error("deck state field \"word_pos\" must be an int >= 0");
+        if word_pos_obj.is_instance_of::<PyBool>() {
+            return Err(bad_pos());
+        }
+        let word_pos: u128 = word_pos_obj.extract().map_err(|_| bad_pos())?;
         let stub_obj = field("stub")?;
-        let stub = ids_of(&stub_obj).map_err(|e| {
-            deck_error(format!("deck state field \"stub\" is not a list of distinct card ids: {e}"))
-        })?;
+        let bad_stub = |why: String| {
+            deck_error(format!("deck state field \"stub\" must be a list of distinct card ids: {why}"))
+        };
+        let stub_list = stub_obj.cast::<PyList>().map_err(|_| bad_stub("not a list".into()))?;
+        if let Some(item) = stub_list.iter().find(|x| !x.is_exact_instance_of::<PyInt>()) {
+            return Err(bad_stub(format!("{item:?} is not an int")));
+        }
+        let stub = ids_of(&stub_obj).map_err(|e| bad_stub(e.to_string()))?;
         Ok(Deck { inner: deck::Deck::from_state(key, word_pos, &stub)? })
     }
 
@@ -595,11 +607,19 @@ impl Deck {
 }
 
 impl Deck {
-    fn deal_slice(&mut self, n: i64) -> PyResult<&[u8]> {
-        if n < 0 {
+    fn deal_slice(&mut self, n: &Bound<'_, PyAny>) -> PyResult<&[u8]> {
+        if n.is_instance_of::<PyBool>() || !n.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "the number of cards to deal must be an int, got {}",
+                n.get_type().name()?
+            )));
+        }
+        if n.lt(0)? {
             return Err(deck_error(format!("cannot deal a negative number of cards ({n})")));
         }
-        Ok(self.inner.deal(n as usize)?)
+        // Anything beyond usize is certainly more than the stub holds.
+        let n: usize = n.extract().unwrap_or(usize::MAX);
+        Ok(self.inner.deal(n)?)
     }
 }
 

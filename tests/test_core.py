@@ -323,3 +323,32 @@ def test_corrupt_deck_state_is_rejected(mutate, message) -> None:  # type: ignor
     mutate(state)
     with pytest.raises(DeckError, match=message):
         Deck.from_state(state)
+
+
+def test_numpy_integers_are_card_ids() -> None:
+    row = np.array([20, 13, 10, 7, 0], dtype=np.uint8)
+    assert td.rank_ids(row) == td.rank_ids(row.tolist())
+    assert Card(np.uint8(5)) == Card(5)
+    assert td.card_ids([np.int64(51)]) == [51]
+
+
+def test_deal_counts_must_be_sane_ints() -> None:
+    d = Deck(2)
+    with pytest.raises(DeckError, match="stub holds 52"):
+        d.deal_ids(2**70)
+    with pytest.raises(TypeError):
+        d.deal_ids(True)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        d.deal(1.0)  # type: ignore[arg-type]
+    assert len(d) == 52
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [("word_pos", True, "word_pos"), ("stub", ["7h"], "stub"), ("stub", (1, 2), "stub")],
+)
+def test_deck_state_fields_have_strict_types(field: str, value: object, message: str) -> None:
+    state = Deck(1).get_state()
+    state[field] = value
+    with pytest.raises(DeckError, match=message):
+        Deck.from_state(state)
