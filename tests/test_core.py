@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import pickle
 
 import numpy as np
@@ -78,7 +79,13 @@ def test_bad_ids_and_types() -> None:
 
 
 def test_errors_share_the_package_base_and_builtin_classes() -> None:
-    for cls, builtin in ((CardError, ValueError), (DeckError, ValueError), (BatchError, ValueError), (BatchTypeError, TypeError)):
+    pairs = [
+        (CardError, ValueError),
+        (DeckError, ValueError),
+        (BatchError, ValueError),
+        (BatchTypeError, TypeError),
+    ]
+    for cls, builtin in pairs:
         assert issubclass(cls, TripleDrawError) and issubclass(cls, builtin)
 
 
@@ -98,7 +105,7 @@ Ac5d4h3s2c KcJd8h7s4c Tc7d5h4s3c Tc6d5h4s3c Tc6d5h4s2c 9c7d6h4s3c 8c6d4h3s2c 7c6
 
 def test_ordering_vectors_each_line_beats_the_one_above() -> None:
     ranks = [td.evaluate(h) for h in ORDER]
-    for worse, better in zip(ranks, ranks[1:]):
+    for worse, better in itertools.pairwise(ranks):
         assert better < worse and better.beats(worse) and not worse.beats(better)
 
 
@@ -294,7 +301,7 @@ def test_stacked_deck_deals_in_the_given_order() -> None:
 def test_state_round_trip_continues_identically() -> None:
     d = Deck(11)
     d.deal(20)
-    d.reshuffle(d.deal_ids(5) + [])
+    d.reshuffle(d.deal_ids(5))
     state = d.get_state()
     assert set(state) == {"key", "word_pos", "stub"} and isinstance(state["stub"], list)
     e = Deck.from_state(state)
