@@ -2,9 +2,12 @@
 //! simulation kernels. Pure Rust; the PyO3 bindings are in `python.rs`, behind the `python`
 //! feature, so `cargo test` needs no Python.
 
+pub mod analysis;
 pub mod cards;
 pub mod deck;
 pub mod eval;
 
+#[cfg(feature = "python")]
+mod py_analysis;
 #[cfg(feature = "python")]
 mod python;

@@ -69,3 +69,50 @@ def rank_ids(ids: Sequence[SupportsIndex | Card | str] | str) -> int: ...
 def evaluate_batch(
     hands: npt.NDArray[np.uint8], threads: int | None = None
 ) -> npt.NDArray[np.uint16]: ...
+
+# ---- analysis kernels (rust/py_analysis.rs; owned by the analysis engineer) -------------
+# Private entry points of triple_draw.analysis, which converts and checks every argument.
+# A strategy is (first discard ids or None, keep_max (-1 = stand pat), pat_max).
+
+_Strategy: TypeAlias = tuple[list[int] | None, int, int]
+
+def analysis_draw_odds(
+    hand: list[int],
+    discard: list[int],
+    draws: int,
+    later: tuple[int, int],
+    dead: list[int],
+    method: str,
+    trials: int,
+    key: bytes | None,
+    threads: int | None,
+    exact_limit: int,
+) -> tuple[
+    npt.NDArray[np.float64], list[float], npt.NDArray[np.uint64] | None, bool, int
+]: ...
+def analysis_equity(
+    hands: list[tuple[list[int], _Strategy]],
+    dead: list[int],
+    draws: int,
+    method: str,
+    trials: int,
+    key: bytes | None,
+    threads: int | None,
+    exact_limit: int,
+) -> tuple[list[tuple[float, float, float, float, float, float]], bool, int]: ...
+def analysis_best_discard(
+    hand: list[int],
+    draws: int,
+    later: tuple[int, int],
+    target: int | None,
+    opponents: list[tuple[list[int], _Strategy]],
+    dead: list[int],
+    method: str,
+    trials: int,
+    key: bytes | None,
+    threads: int | None,
+    exact_limit: int,
+) -> list[tuple[list[int], list[int], float, float, bool, int]]: ...
+def analysis_worst_low(top: int, second: int | None = None) -> int: ...
+
+# ---- end of analysis kernels -------------------------------------------------------------

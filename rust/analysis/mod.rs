@@ -28,9 +28,8 @@ pub use best_discard::{best_discard, DiscardChoice, Objective};
 pub use draw_odds::{draw_odds, one_draw_counts, DrawOdds};
 pub use engine::{Method, RunOptions, Seat};
 pub use equity::{equity, Equity, SeatEquity};
-pub use strategy::{worst_low, Plan, Rule, Strategy};
+pub use strategy::{worst_low, worst_low_with, Plan, Rule, Strategy};
 
-use crate::cards::cards_text;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -46,7 +45,11 @@ pub const MAX_DRAWS: u8 = 3;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnalysisError {
     /// A card given twice (in a hand, between hands, or between a hand and the dead cards).
-    Duplicate { card: String, first: String, second: String },
+    Duplicate {
+        card: String,
+        first: String,
+        second: String,
+    },
     /// A hand with the wrong number of cards.
     HandSize { what: String, got: usize },
     /// A discard that is not part of the hand.
@@ -56,7 +59,11 @@ pub enum AnalysisError {
     /// Fewer or more seats than allowed.
     Seats { got: usize, min: usize, max: usize },
     /// More cards needed than the deck holds.
-    NotEnoughCards { needed: usize, available: usize, what: String },
+    NotEnoughCards {
+        needed: usize,
+        available: usize,
+        what: String,
+    },
     /// Any other bad argument.
     Invalid(String),
 }
@@ -110,10 +117,6 @@ pub(crate) fn cards_of_mask(mask: u64) -> Vec<u8> {
     v
 }
 
-pub(crate) fn describe(cards: &[u8]) -> String {
-    cards_text(cards)
-}
-
 /// Binomial coefficient C(n, k) for the small sizes used here.
 pub fn choose(n: u64, k: u64) -> u64 {
     if k > n {
@@ -133,8 +136,7 @@ pub(crate) fn in_pool<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + S
     match threads {
         None => f(),
         Some(n) => {
-            static POOLS: Mutex<Option<HashMap<usize, Arc<rayon::ThreadPool>>>> =
-                Mutex::new(None);
+            static POOLS: Mutex<Option<HashMap<usize, Arc<rayon::ThreadPool>>>> = Mutex::new(None);
             let pool = {
                 let mut guard = POOLS.lock().unwrap_or_else(|p| p.into_inner());
                 let pools = guard.get_or_insert_with(HashMap::new);

@@ -43,20 +43,38 @@ pub struct Strategy {
 /// "any `top`-low or better" as a single rank threshold. Six-high and lower make no no-pair
 /// hand (6-5-4-3-2 is a straight), so `top` must be at least 5.
 pub fn worst_low(top: u8) -> Result<u16, AnalysisError> {
-    if !(5..=12).contains(&top) {
-        return Err(AnalysisError::Invalid(format!(
-            "there is no {}-low hand: the lowest no-pair hand is 7-5-4-3-2",
-            RANK_CHARS.get(top as usize).map(|&c| c as char).unwrap_or('?')
-        )));
-    }
+    worst_low_with(top, None)
+}
+
+/// Like [`worst_low`], with the second card too: `worst_low_with(7, Some(5))` is the worst
+/// 9-7 low (9-7-6-5-4), the threshold of "any 9-7 or better".
+pub fn worst_low_with(top: u8, second: Option<u8>) -> Result<u16, AnalysisError> {
+    let ch = |r: u8| {
+        RANK_CHARS
+            .get(r as usize)
+            .map(|&c| c as char)
+            .unwrap_or('?')
+    };
+    let label = match second {
+        None => format!("{}", ch(top)),
+        Some(s) => format!("{}-{}", ch(top), ch(s)),
+    };
     let t = tables();
+    let key = (top, second.unwrap_or(top.saturating_sub(1)));
     let mut worst = 0;
+    let mut found = false;
     for rank in 1..=NUM_CLASSES {
         let c = t.class(rank);
-        if c.category != Category::NoPair || c.ranks[0] > top {
+        if c.category != Category::NoPair || (c.ranks[0], c.ranks[1]) > key {
             break;
         }
         worst = rank;
+        found |= c.ranks[0] == top && second.is_none_or(|s| c.ranks[1] == s);
+    }
+    if !found {
+        return Err(AnalysisError::Invalid(format!(
+            "there is no {label} low: the lowest no-pair hand is 7-5-4-3-2"
+        )));
     }
     Ok(worst)
 }
@@ -84,33 +102,55 @@ impl Rule {
 
     /// The positions (bit i = `hand[i]`) to discard, given the hand's rank. Depends only on
     /// the set of cards, not on their order in `hand`.
-    #[inline]
+    #[inline(always)]
     pub fn discard(&self, hand: &[u8; 5], rank: u16) -> u8 {
         if rank <= self.pat_max {
             return 0;
         }
-        let mut count = [0u8; 13];
+        let low: u16 = (2u16 << self.keep_max) - 1;
+        // Rank masks: ranks seen once or more, ranks seen twice or more.
+        let mut once: u16 = 0;
+        let mut many: u16 = 0;
         for &c in hand {
-            count[(c >> 2) as usize] += 1;
+            let b = 1u16 << (c >> 2);
+            many |= once & b;
+            once |= b;
         }
+        let singles = once & !many & low;
         let mut keep: u8 = 0;
-        let mut suits = [0u8; 4];
-        let mut paired: u16 = 0;
         for (i, &c) in hand.iter().enumerate() {
-            let r = c >> 2;
-            if r <= self.keep_max {
-                if count[r as usize] == 1 {
-                    keep |= 1 << i;
-                    suits[(c & 3) as usize] += 1;
-                } else {
-                    paired |= 1 << r;
+            keep |= (((singles >> (c >> 2)) & 1) as u8) << i;
+        }
+        let mut paired = many & low;
+        if paired != 0 {
+            self.keep_paired(hand, &mut keep, &mut paired);
+        }
+        if keep == 0b11111 {
+            // All five distinct and low, yet not good enough: break it at the top card.
+            let mut hi = 0;
+            for i in 1..5 {
+                if hand[i] > hand[hi] {
+                    hi = i;
                 }
             }
+            keep &= !(1 << hi);
         }
-        // One card of each paired rank, lowest rank first: the suit least used so far.
-        while paired != 0 {
+        !keep & 0b11111
+    }
+
+    /// One card of each paired rank, lowest rank first: the card whose suit the cards kept
+    /// so far use least (lowest id on a tie).
+    #[inline]
+    fn keep_paired(&self, hand: &[u8; 5], keep: &mut u8, paired: &mut u16) {
+        let mut suits = [0u8; 4];
+        for (i, &c) in hand.iter().enumerate() {
+            if *keep >> i & 1 == 1 {
+                suits[(c & 3) as usize] += 1;
+            }
+        }
+        while *paired != 0 {
             let r = paired.trailing_zeros() as u8;
-            paired &= paired - 1;
+            *paired &= *paired - 1;
             let mut best: Option<usize> = None;
             for (i, &c) in hand.iter().enumerate() {
                 if c >> 2 != r {
@@ -129,21 +169,10 @@ impl Rule {
                 };
             }
             if let Some(b) = best {
-                keep |= 1 << b;
+                *keep |= 1 << b;
                 suits[(hand[b] & 3) as usize] += 1;
             }
         }
-        if keep == 0b11111 {
-            // All five distinct and low, yet not good enough: break it at the top card.
-            let mut hi = 0;
-            for i in 1..5 {
-                if hand[i] > hand[hi] {
-                    hi = i;
-                }
-            }
-            keep &= !(1 << hi);
-        }
-        !keep & 0b11111
     }
 }
 
@@ -155,7 +184,10 @@ impl Plan {
 }
 
 impl Strategy {
-    pub const STAND_PAT: Strategy = Strategy { first: None, then: Plan::StandPat };
+    pub const STAND_PAT: Strategy = Strategy {
+        first: None,
+        then: Plan::StandPat,
+    };
 
     /// The default strategy: the standard rule keeping eights and better, pat on any 8-low.
     pub fn standard() -> Strategy {
@@ -163,12 +195,18 @@ impl Strategy {
     }
 
     pub fn rule(rule: Rule) -> Strategy {
-        Strategy { first: None, then: Plan::Rule(rule) }
+        Strategy {
+            first: None,
+            then: Plan::Rule(rule),
+        }
     }
 
     /// Discard exactly `cards` at the next draw, then follow `then`.
     pub fn fixed(cards: &[u8], then: Plan) -> Strategy {
-        Strategy { first: Some(super::mask_of(cards)), then }
+        Strategy {
+            first: Some(super::mask_of(cards)),
+            then,
+        }
     }
 
     /// Whether the decision at draw `draw` (0 = the next one) needs the hand's rank.
@@ -179,7 +217,7 @@ impl Strategy {
 
     /// The positions of `hand` to discard at draw `draw` (0 = the next draw). `rank` is the
     /// hand's rank when [`Strategy::needs_rank`] says so (ignored otherwise).
-    #[inline]
+    #[inline(always)]
     pub fn discard(&self, draw: usize, hand: &[u8; 5], rank: u16) -> u8 {
         if draw == 0 {
             if let Some(mask) = self.first {
@@ -200,7 +238,11 @@ impl Strategy {
 
     /// Convenience for callers that do not track ranks themselves.
     pub fn discard_with(&self, t: &Tables, draw: usize, hand: &[u8; 5]) -> u8 {
-        let rank = if self.needs_rank(draw) { t.rank5(*hand) } else { 0 };
+        let rank = if self.needs_rank(draw) {
+            t.rank5(*hand)
+        } else {
+            0
+        };
         self.discard(draw, hand, rank)
     }
 }
@@ -233,6 +275,18 @@ mod tests {
         assert_eq!(worst_low(12).unwrap(), 1278);
         assert!(worst_low(4).is_err());
         assert!(worst_low(13).is_err());
+        let w97 = worst_low_with(7, Some(5)).unwrap();
+        assert_eq!(t.class(w97).ranks, [7, 5, 4, 3, 2]); // 9-7-6-5-4
+        assert_eq!(t.class(w97 + 1).ranks, [7, 6, 2, 1, 0]); // 9-8-4-3-2
+                                                             // 8-5-4-3-2, the nut eight, is the only 8-5 low.
+        assert_eq!(
+            t.class(worst_low_with(6, Some(3)).unwrap()).ranks,
+            [6, 3, 2, 1, 0]
+        );
+        assert_eq!(
+            worst_low_with(5, Some(2)).unwrap_err().to_string(),
+            "there is no 7-4 low: the lowest no-pair hand is 7-5-4-3-2"
+        );
     }
 
     #[test]
