@@ -1,0 +1,128 @@
+"""Player actions as frozen value objects.
+
+An :class:`Action` has a ``kind`` (``fold``, ``check``, ``call``, ``bet``, ``raise`` or
+``discard``), an ``amount`` for ``call``/``bet``/``raise`` and ``cards`` for ``discard``.
+
+``amount`` is always a *to* amount: the actor's total contribution to the current
+betting round once the action is done (a raise from 2 to 4 has amount 4; a call of a 4
+bet by a player who has 2 in has amount 4; an all-in call for less has the smaller total
+the player reaches). In fixed limit the amount is determined by the state, so it may be
+left ``None`` when applying an action; if given it must be exactly right.
+
+``cards`` of a discard is a sorted tuple of card ids (``rank * 4 + suit``); the empty
+tuple is standing pat.
+
+>>> Discard("7h 2c")
+Action('discard', cards=(0, 22))
+>>> str(Raise(8))
+'raise to 8'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from triple_draw.game.cards import CARD_TEXT, to_ids
+
+__all__ = ["Action", "ACTION_KINDS", "Fold", "Check", "Call", "Bet", "Raise", "Discard"]
+
+ACTION_KINDS = ("fold", "check", "call", "bet", "raise", "discard")
+_BETTING = frozenset(("call", "bet", "raise"))
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: str
+    amount: int | None = None
+    cards: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ACTION_KINDS:
+            raise ValueError(f"unknown action kind {self.kind!r}; expected one of {ACTION_KINDS}")
+        if self.amount is not None:
+            if self.kind not in _BETTING:
+                raise ValueError(f"a {self.kind} action takes no amount")
+            if type(self.amount) is not int:
+                raise ValueError(f"action amount must be an int, got {self.amount!r}")
+        if self.kind == "discard":
+            cards = () if self.cards is None else self.cards
+            if type(cards) is not tuple or not all(type(c) is int and 0 <= c < 52 for c in cards):
+                cards = tuple(to_ids(cards))
+            object.__setattr__(self, "cards", tuple(sorted(cards)))
+        elif self.cards is not None:
+            raise ValueError(f"a {self.kind} action takes no cards")
+
+    @property
+    def card_text(self) -> tuple[str, ...]:
+        """The discarded cards as text, e.g. ``('2c', '7h')``."""
+        return tuple(CARD_TEXT[c] for c in self.cards or ())
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind}
+        if self.amount is not None:
+            d["amount"] = self.amount
+        if self.kind == "discard":
+            d["cards"] = list(self.card_text)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Action:
+        return cls(d["kind"], d.get("amount"), tuple(to_ids(d["cards"])) if "cards" in d else None)
+
+    def __repr__(self) -> str:
+        if self.kind == "discard":
+            return f"Action('discard', cards={self.cards!r})"
+        if self.amount is not None:
+            return f"Action({self.kind!r}, {self.amount!r})"
+        return f"Action({self.kind!r})"
+
+    def __str__(self) -> str:
+        if self.kind == "discard":
+            return "discard " + " ".join(self.card_text) if self.cards else "stand pat"
+        if self.amount is None:
+            return self.kind
+        return (
+            f"{self.kind} {self.amount}" if self.kind == "call" else f"{self.kind} to {self.amount}"
+        )
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def make_action(
+    kind: str, amount: int | None = None, cards: tuple[int, ...] | None = None
+) -> Action:
+    """Build an action the engine already knows to be well-formed (no validation; cards
+    must be a sorted tuple of ids for a discard)."""
+    a = _new(Action)
+    _set(a, "kind", kind)
+    _set(a, "amount", amount)
+    _set(a, "cards", cards)
+    return a
+
+
+def Fold() -> Action:  # noqa: N802 - action constructors read like classes
+    return Action("fold")
+
+
+def Check() -> Action:  # noqa: N802
+    return Action("check")
+
+
+def Call(amount: int | None = None) -> Action:  # noqa: N802
+    return Action("call", amount)
+
+
+def Bet(amount: int | None = None) -> Action:  # noqa: N802
+    return Action("bet", amount)
+
+
+def Raise(amount: int | None = None) -> Action:  # noqa: N802
+    return Action("raise", amount)
+
+
+def Discard(cards: Any = ()) -> Action:  # noqa: N802
+    """A draw: discard ``cards`` (text like ``"7h 2c"``, ids or Card objects); none = pat."""
+    return Action("discard", None, tuple(to_ids(cards)))

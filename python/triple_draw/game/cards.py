@@ -1,0 +1,88 @@
+"""Card text at the edges of the engine: ids to text, and lenient parsing that allows ``??``.
+
+Inside the engine a card is its int id (``rank * 4 + suit``). This module converts to and
+from text for views, documents and user input; it never runs in the hot path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from triple_draw.errors import CardError
+
+__all__ = ["CARD_TEXT", "card_text", "cards_text", "to_id", "to_ids", "to_maybe_ids"]
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+#: CARD_TEXT[id] is the canonical text of card ``id``.
+CARD_TEXT = tuple(r + s for r in RANKS for s in SUITS)
+_TEXT_ID = {t: i for i, t in enumerate(CARD_TEXT)}
+
+
+def card_text(card_id: int) -> str:
+    return CARD_TEXT[card_id]
+
+
+def cards_text(ids: Iterable[int]) -> list[str]:
+    return [CARD_TEXT[i] for i in ids]
+
+
+def _tokens(text: str) -> list[str]:
+    """Split lenient card text into 2-char tokens (``10`` for ``T``; ``??`` hidden)."""
+    s = "".join(text.split()).replace(",", "")
+    out = []
+    i = 0
+    while i < len(s):
+        if s.startswith("??", i):
+            out.append("??")
+            i += 2
+            continue
+        if s.startswith("10", i):
+            tok, rank, i = s[i : i + 3], "T", i + 2
+        else:
+            tok, rank, i = s[i : i + 2], s[i].upper(), i + 1
+        if i >= len(s):
+            raise CardError(f"malformed card {tok!r} in {text!r}")
+        suit = s[i].lower()
+        i += 1
+        if rank not in RANKS or suit not in SUITS:
+            raise CardError(f"malformed card {tok!r} in {text!r}")
+        out.append(rank + suit)
+    return out
+
+
+def to_id(card: Any) -> int | None:
+    """One card (id, text, Card object) as an id; ``None``/``"??"`` give ``None``."""
+    if card is None:
+        return None
+    if type(card) is int:
+        if 0 <= card < 52:
+            return card
+        raise CardError(f"card id {card} is out of range 0..51")
+    if isinstance(card, str):
+        toks = _tokens(card)
+        if len(toks) != 1:
+            raise CardError(f"expected one card, got {card!r}")
+        return None if toks[0] == "??" else _TEXT_ID[toks[0]]
+    cid = getattr(card, "id", None)  # Card objects of either core
+    if type(cid) is int:
+        return to_id(cid)
+    raise CardError(f"not a card: {card!r}")
+
+
+def to_maybe_ids(cards: Any) -> list[int | None]:
+    """Cards given as text (lenient, ``??`` allowed) or a sequence of cards/``None``."""
+    if cards is None:
+        return []
+    if isinstance(cards, str):
+        return [None if t == "??" else _TEXT_ID[t] for t in _tokens(cards)]
+    return [to_id(c) for c in cards]
+
+
+def to_ids(cards: Any) -> list[int]:
+    """Like :func:`to_maybe_ids` but every card must be known."""
+    ids = to_maybe_ids(cards)
+    if None in ids:
+        raise CardError(f"hidden card '??' not allowed here: {cards!r}")
+    return ids  # type: ignore[return-value]

@@ -1,0 +1,214 @@
+"""The rules of a game: stakes and every option RULES.md allows, frozen and validated.
+
+A :class:`Rules` value is immutable, hashable, picklable and its ``repr`` round-trips. The
+engine reads a private tuple of precomputed constants from it (``_c``), built once here so
+that starting a hand costs no per-hand validation or arithmetic.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from triple_draw.errors import RulesError
+
+__all__ = ["Rules", "SHORT_ALL_IN", "DRAW_PROCEDURES", "RESHUFFLES", "UNCAPPED"]
+
+SHORT_ALL_IN = ("half-bet", "full-raise")
+DRAW_PROCEDURES = ("declare-then-deal", "immediate")
+RESHUFFLES = ("served-discards", "pokerstars")
+MIN_PLAYERS = 2
+#: The largest table the rules allow ("option: up to 8").
+MAX_PLAYERS = 8
+#: Stands in for "no cap" in the engine's count of full bets and raises.
+UNCAPPED = 1 << 62
+
+_INT_FIELDS = (
+    "small_blind",
+    "big_blind",
+    "small_bet",
+    "big_bet",
+    "ante",
+    "raise_cap",
+    "max_players",
+)
+_BOOL_FIELDS = ("heads_up_uncapped", "muck_beaten_hands")
+
+
+def _check_int(name: str, value: object) -> int:
+    if type(value) is not int:  # bool is an int subclass but is not a stake
+        raise RulesError(f"Rules.{name} must be an int, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Stakes and options of a Deuce-to-Seven Triple Draw game (RULES.md §3-§6).
+
+    Chips are integers. Defaults are the rules of the seeds ``000``-``002`` (live play):
+    3 raises after the bet, the half-bet short all-in rule, declare-then-deal draws and
+    the served-discards reshuffle.
+
+    Fields:
+        small_blind, big_blind: forced bets (``0 <= small_blind <= big_blind``,
+            ``1 <= big_blind <= small_bet``).
+        small_bet, big_bet: the betting unit of rounds 1-2 and of rounds 3-4
+            (``small_bet <= big_bet``).
+        ante: posted by every player before the blinds (default 0, dead money).
+        raise_cap: raises allowed after the bet in each round (3; WSOP/TDA use 4). In round
+            1 the big blind counts as the bet.
+        heads_up_uncapped: no cap in a round that starts with exactly two players.
+        short_all_in: ``"half-bet"`` (an all-in raise of at least half a unit is a full
+            raise: Robert's Rules, WSOP, TDA) or ``"full-raise"`` (only a full unit reopens).
+        draw_procedure: ``"declare-then-deal"`` (everyone declares, then the replacements
+            are dealt in the same order) or ``"immediate"`` (dealt right after declaring).
+        reshuffle: ``"served-discards"`` (RULES §5.1 default) or ``"pokerstars"``.
+        max_players: the table's player limit, 2..8 (default 6, the seeds' limit).
+        muck_beaten_hands: at showdown a player already beaten by a shown hand mucks.
+
+    >>> Rules().raise_cap, Rules().reshuffle
+    (3, 'served-discards')
+    >>> Rules.online(10).reshuffle
+    'pokerstars'
+    """
+
+    small_blind: int = 1
+    big_blind: int = 2
+    small_bet: int = 2
+    big_bet: int = 4
+    ante: int = 0
+    raise_cap: int = 3
+    heads_up_uncapped: bool = False
+    short_all_in: str = "half-bet"
+    draw_procedure: str = "declare-then-deal"
+    reshuffle: str = "served-discards"
+    max_players: int = 6
+    muck_beaten_hands: bool = False
+    _c: tuple[Any, ...] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        for name in _INT_FIELDS:
+            _check_int(name, getattr(self, name))
+        for name in _BOOL_FIELDS:
+            if type(getattr(self, name)) is not bool:
+                raise RulesError(f"Rules.{name} must be a bool, got {getattr(self, name)!r}")
+        if self.small_blind < 0:
+            raise RulesError(f"Rules.small_blind must be >= 0, got {self.small_blind}")
+        if self.big_blind < 1:
+            raise RulesError(f"Rules.big_blind must be >= 1, got {self.big_blind}")
+        if self.small_blind > self.big_blind:
+            raise RulesError(
+                f"Rules.small_blind ({self.small_blind}) must not exceed "
+                f"big_blind ({self.big_blind})"
+            )
+        if self.small_bet < self.big_blind:
+            raise RulesError(
+                f"Rules.small_bet ({self.small_bet}) must be >= big_blind ({self.big_blind})"
+            )
+        if self.big_bet < self.small_bet:
+            raise RulesError(
+                f"Rules.big_bet ({self.big_bet}) must be >= small_bet ({self.small_bet})"
+            )
+        if self.ante < 0:
+            raise RulesError(f"Rules.ante must be >= 0, got {self.ante}")
+        if self.raise_cap < 1:
+            raise RulesError(f"Rules.raise_cap must be >= 1, got {self.raise_cap}")
+        for name, allowed in (
+            ("short_all_in", SHORT_ALL_IN),
+            ("draw_procedure", DRAW_PROCEDURES),
+            ("reshuffle", RESHUFFLES),
+        ):
+            value = getattr(self, name)
+            if value not in allowed or type(value) is not str:
+                raise RulesError(f"Rules.{name} must be one of {allowed}, got {value!r}")
+        if not MIN_PLAYERS <= self.max_players <= MAX_PLAYERS:
+            raise RulesError(
+                f"Rules.max_players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, "
+                f"got {self.max_players}"
+            )
+        half = self.short_all_in == "half-bet"
+        # Does the big blind count as the round-1 bet? Only if it would as an opening
+        # all-in bet of that size (always, when big_blind == small_bet).
+        bb_full = (
+            (2 * self.big_blind >= self.small_bet) if half else (self.big_blind >= self.small_bet)
+        )
+        consts = (
+            (self.small_bet, self.small_bet, self.big_bet, self.big_bet),  # 0 units
+            self.raise_cap + 1,  # 1 full bets + raises allowed per round
+            half,  # 2
+            self.draw_procedure == "immediate",  # 3
+            self.reshuffle == "pokerstars",  # 4
+            self.muck_beaten_hands,  # 5
+            self.heads_up_uncapped,  # 6
+            bb_full,  # 7
+        )
+        object.__setattr__(self, "_c", consts)
+
+    # -- presets -----------------------------------------------------------------------
+
+    @classmethod
+    def _conventional(cls, small_bet: int, overrides: dict[str, Any]) -> Rules:
+        _check_int("small_bet", small_bet)
+        stakes: dict[str, Any] = {
+            "small_blind": small_bet // 2,
+            "big_blind": small_bet,
+            "small_bet": small_bet,
+            "big_bet": 2 * small_bet,
+        }
+        stakes.update(overrides)
+        return cls(**stakes)
+
+    @classmethod
+    def live(cls, small_bet: int = 2, **overrides: Any) -> Rules:
+        """The live rules of the seeds 000-002 (all defaults), with conventional stakes:
+        big blind = small bet, big bet = 2 x small bet, small blind = half the big blind.
+
+        >>> Rules.live(10).big_bet
+        20
+        """
+        return cls._conventional(small_bet, overrides)
+
+    @classmethod
+    def wsop(cls, small_bet: int = 2, **overrides: Any) -> Rules:
+        """Live (WSOP/TDA) rules: declare-then-deal, served-discards, 4 raises after the bet."""
+        overrides.setdefault("raise_cap", 4)
+        return cls._conventional(small_bet, overrides)
+
+    @classmethod
+    def online(cls, small_bet: int = 2, **overrides: Any) -> Rules:
+        """The online rules of seed 003 (PokerStars): replacements dealt right after each
+        declaration and the "pokerstars" reshuffle."""
+        overrides.setdefault("draw_procedure", "immediate")
+        overrides.setdefault("reshuffle", "pokerstars")
+        return cls._conventional(small_bet, overrides)
+
+    pokerstars = online
+
+    # -- plain data --------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as plain JSON-ready data."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.init}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Inverse of :meth:`to_dict` (unknown keys raise :class:`RulesError`)."""
+        if not isinstance(data, dict):
+            raise RulesError(f"Rules document must be a dict, got {type(data).__name__}")
+        names = {f.name for f in dataclasses.fields(cls) if f.init}
+        extra = set(data) - names
+        if extra:
+            raise RulesError(f"unknown Rules field(s): {sorted(extra)}")
+        return cls(**data)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some fields changed (validated again)."""
+        return dataclasses.replace(self, **changes)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rules_from_kwargs, (self.to_dict(),))
+
+
+def _rules_from_kwargs(kwargs: dict[str, Any]) -> Rules:
+    return Rules(**kwargs)

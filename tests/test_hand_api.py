@@ -1,0 +1,330 @@
+"""The Hand API: illegal actions (each kind leaves the state unchanged), legal actions,
+actions as values, views, persistence (to_dict/from_dict, copy, pickle), history."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import pytest
+
+from triple_draw import IllegalActionError, SchemaError
+from triple_draw.game import Action, Bet, Call, Check, Discard, Fold, Hand, Raise, Rules
+
+R = Rules()
+
+
+def unchanged(h: Hand, fn, match: str) -> None:
+    before = h.to_dict()
+    with pytest.raises(IllegalActionError, match=match):
+        fn()
+    assert h.to_dict() == before
+
+
+def to_draw(h: Hand) -> None:
+    while not h.in_draw:
+        h.check_or_call()
+
+
+# -- illegal actions ------------------------------------------------------------------------
+
+
+def test_illegal_out_of_turn():
+    h = Hand(R, [100] * 3, seed=1)
+    unchanged(h, lambda: h.apply(Call(), seat=1), "out of turn")
+
+
+def test_illegal_check_facing_a_bet():
+    h = Hand(R, [100] * 3, seed=1)
+    unchanged(h, lambda: h.apply(Check()), "cannot check: facing a bet")
+
+
+def test_illegal_call_with_nothing_to_call():
+    h = Hand(R, [100] * 2, seed=1)
+    h.check_or_call()
+    unchanged(h, lambda: h.apply(Call()), "nothing to call")
+
+
+def test_illegal_bet_when_there_is_a_bet_and_raise_when_there_is_none():
+    h = Hand(R, [100] * 2, seed=1)
+    unchanged(h, lambda: h.apply(Bet()), "raise instead")
+    h.check_or_call()
+    h.check_or_call()
+    h.discard([])
+    h.discard([])
+    unchanged(h, lambda: h.apply(Raise()), "bet instead")
+
+
+def test_illegal_wrong_amounts():
+    h = Hand(R, [100] * 3, seed=1)
+    unchanged(h, lambda: h.apply(Raise(5)), "exactly 4")
+    unchanged(h, lambda: h.apply(Call(1)), "calls to 2")
+    h.apply(Raise(4))
+    h.apply(Call(4))
+
+
+def test_illegal_raise_past_the_cap():
+    h = Hand(R, [100] * 4, seed=1)
+    for _ in range(3):
+        h.bet_or_raise()
+    unchanged(h, h.bet_or_raise, "capped")
+    unchanged(h, lambda: h.apply(Raise()), "capped")
+
+
+def test_illegal_raise_without_chips_beyond_the_call():
+    h = Hand(R, [100, 100, 3], button=0, seed=1)  # seat 2 big blind, 1 behind
+    h.bet_or_raise()  # raise to 4
+    h.check_or_call()
+    unchanged(h, h.bet_or_raise, "do not exceed the call")
+
+
+def test_illegal_betting_during_the_draw_and_discard_during_betting():
+    h = Hand(R, [100] * 2, seed=1)
+    unchanged(h, lambda: h.discard([]), "betting round 1")
+    to_draw(h)
+    unchanged(h, h.check_or_call, "must discard")
+    unchanged(h, h.fold, "must discard")
+    unchanged(h, lambda: h.apply(Bet()), "must discard")
+
+
+def test_illegal_discards_not_held_duplicate_more_than_five_bad_text():
+    h = Hand(R, [100] * 2, seed=1)
+    to_draw(h)
+    s = h.actor
+    mine = h.hole_ids(s)
+    other = h.hole_ids(1 - s)[0]
+    unchanged(h, lambda: h.discard([other]), "does not hold")
+    unchanged(h, lambda: h.discard([mine[0], mine[0]]), "same card twice")
+    unchanged(h, lambda: h.discard([*list(mine), mine[0]]), "at most five")
+    unchanged(h, lambda: h.discard("Xx"), "bad discard")
+    unchanged(h, lambda: h.discard([99]), "out of range")
+    unchanged(h, lambda: h.discard([5.0]), "not a card")
+    unchanged(h, lambda: h.apply(Discard([other])), "does not hold")
+
+
+def test_illegal_any_action_after_the_hand_is_over():
+    h = Hand(R, [100] * 2, seed=1)
+    h.fold()
+    assert h.is_over
+    for fn in (
+        h.fold,
+        h.check_or_call,
+        h.bet_or_raise,
+        lambda: h.discard([]),
+        lambda: h.apply(Fold()),
+    ):
+        unchanged(h, fn, "the hand is over")
+    unchanged(h, lambda: h.apply(Fold(), seat=0), "the hand is over")
+    assert h.legal_actions() == []
+
+
+def test_illegal_not_an_action():
+    h = Hand(R, [100] * 2, seed=1)
+    unchanged(h, lambda: h.apply("call"), "not an Action")  # type: ignore[arg-type]
+
+
+def test_illegal_action_error_is_a_value_error():
+    assert issubclass(IllegalActionError, ValueError)
+
+
+# -- construction errors --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "stacks,button,match",
+    [
+        ([100], 0, "2..6"),
+        ([100] * 7, 0, "2..6"),
+        ([100, 0], 0, "> 0"),
+        ([100, True], 0, "> 0"),
+        ([100, 100], 2, "button"),
+    ],
+)
+def test_bad_hand_arguments(stacks, button, match):
+    with pytest.raises(ValueError, match=match):
+        Hand(R, stacks, button=button, seed=1)
+
+
+def test_seven_and_eight_players_with_option():
+    Hand(Rules(max_players=8), [100] * 8, seed=1)
+    with pytest.raises(TypeError):
+        Hand({"small_blind": 1}, [100, 100])  # type: ignore[arg-type]
+
+
+# -- legal actions and values ---------------------------------------------------------------
+
+
+def test_legal_actions_are_applicable_and_fully_specified():
+    rnd = random.Random(5)
+    for seed in range(30):
+        h = Hand(R, [rnd.randint(1, 40) for _ in range(4)], seed=seed)
+        while not h.is_over:
+            acts = h.legal_actions()
+            a = rnd.choice(acts)
+            if a.kind in ("call", "bet", "raise"):
+                assert a.amount is not None
+            h.apply(a, seat=h.actor)
+
+
+def test_actions_are_frozen_values_with_round_tripping_repr():
+    a = Raise(8)
+    assert a == Action("raise", 8) and hash(a) == hash(Action("raise", 8))
+    with pytest.raises(AttributeError):
+        a.amount = 4  # type: ignore[misc]
+    for x in (Fold(), Check(), Call(4), Bet(), Raise(8), Discard("7h 2c"), Discard()):
+        assert eval(repr(x)) == x
+        assert pickle.loads(pickle.dumps(x)) == x
+        assert Action.from_dict(x.to_dict()) == x
+    assert Discard("7h 2c").cards == (0, 22) and Discard("7h 2c").card_text == ("2c", "7h")
+    assert str(Discard()) == "stand pat" and str(Call(4)) == "call 4"
+    with pytest.raises(ValueError):
+        Action("shove")
+    with pytest.raises(ValueError):
+        Action("fold", 3)
+
+
+def test_queries_for_policies():
+    h = Hand(R, [100] * 3, seed=1)
+    assert h.facing_bet and h.can_bet_or_raise() and h.to_call == 2 and h.bet_or_raise_amount() == 4
+    assert not h.in_draw and h.phase == "bet" and h.street == 0
+    to_draw(h)
+    assert h.in_draw and not h.facing_bet and not h.can_bet_or_raise() and h.to_call == 0
+
+
+def test_hole_cards_as_card_objects():
+    from triple_draw import Card
+
+    h = Hand(R, [100] * 2, hole_cards=["7h 5d 4c 3s 2h", None], seed=1)
+    assert h.hole_cards(0) == tuple(Card(x) for x in ("7h", "5d", "4c", "3s", "2h"))
+
+
+# -- views ----------------------------------------------------------------------------------
+
+
+def test_view_holds_own_cards_only_and_is_json_ready():
+    h = Hand(R, [100] * 3, seed=1)
+    v = h.view(1)
+    json.dumps(v)
+    assert v["hole_cards"] == list(h.hole_text(1))
+    for other in (0, 2):
+        for c in h.hole_text(other):
+            assert c not in json.dumps(v)
+    assert [p["cards"] for p in v["players"]] == [5, 5, 5]
+    assert v["actor"] == 0 and v["legal_actions"] == []
+    assert [d["kind"] for d in h.view(0)["legal_actions"]] == ["fold", "call", "raise"]
+
+
+def test_view_after_showdown_shows_shown_hands():
+    h = Hand(R, [100] * 2, seed=1)
+    while not h.is_over:
+        if h.in_draw:
+            h.discard([])
+        else:
+            h.check_or_call()
+    v = h.view(0)
+    assert v["players"][1]["shown"] == list(h.hole_text(1))
+    assert v["result"]["net"] == list(h.result.net)
+
+
+def test_view_of_a_folded_seat_holds_no_cards():
+    h = Hand(R, [100] * 3, seed=1)
+    h.fold()
+    assert h.view(0)["hole_cards"] == []
+
+
+# -- persistence ----------------------------------------------------------------------------
+
+
+def test_to_dict_is_plain_json_with_schema_version():
+    h = Hand(R, [100] * 3, seed=1)
+    d = h.to_dict()
+    assert d["schema_version"] == 1
+    assert json.loads(json.dumps(d)) == d
+    assert d["hands"][0] == list(h.hole_text(0))
+
+
+def test_from_dict_continues_identically():
+    rnd = random.Random(3)
+    h = Hand(Rules.online(), [30, 50, 20, 100], seed=8)
+    for _ in range(9):
+        h.apply(rnd.choice(h.legal_actions()))
+    saved = json.loads(json.dumps(h.to_dict()))
+    h2 = Hand.from_dict(saved)
+    h3 = h.copy()
+    h4 = pickle.loads(pickle.dumps(h))
+    assert h2.to_dict() == h.to_dict()
+    while not h.is_over:
+        a = rnd.choice(h.legal_actions())
+        for x in (h, h2, h3, h4):
+            x.apply(a)
+    for x in (h2, h3, h4):
+        assert x.to_dict() == h.to_dict()
+        assert x.result == h.result
+
+
+def test_copy_is_independent():
+    h = Hand(R, [100] * 3, seed=1)
+    c = h.copy()
+    c.fold()
+    assert not h.folded[0] and c.folded[0]
+    assert h._deck is not c._deck
+
+
+def test_from_dict_rejects_bad_documents():
+    d = Hand(R, [100] * 3, seed=1).to_dict()
+    with pytest.raises(SchemaError, match="schema_version"):
+        Hand.from_dict({**d, "schema_version": 2})
+    with pytest.raises(SchemaError, match="missing"):
+        Hand.from_dict({k: v for k, v in d.items() if k != "hands"})
+    bad = json.loads(json.dumps(d))
+    bad["hands"][0][0] = bad["hands"][1][0]
+    with pytest.raises(SchemaError, match="partition"):
+        Hand.from_dict(bad)
+    bad = json.loads(json.dumps(d))
+    bad["stacks"][0] += 1
+    with pytest.raises(SchemaError, match="add up"):
+        Hand.from_dict(bad)
+    with pytest.raises(SchemaError):
+        Hand.from_dict("nope")  # type: ignore[arg-type]
+
+
+# -- history ----------------------------------------------------------------------------------
+
+
+def test_history_records_every_action_and_deal_immutably():
+    h = Hand(R, [100] * 2, seed=1)
+    to_draw(h)
+    s = h.actor
+    thrown = h.hole_text(s)[:2]
+    h.discard(h.hole_ids(s)[:2])
+    h.discard([])
+    hist = h.history
+    kinds = [e.kind for e in hist]
+    assert kinds[:5] == ["post_small_blind", "post_big_blind", "deal", "deal", "begin_round"]
+    disc = next(e for e in hist if e.kind == "discard" and e.seat == s)
+    assert set(disc.cards) == set(thrown)
+    drawn = [e for e in hist if e.kind == "draw"]
+    assert len(drawn) == 1 and len(drawn[0].cards) == 2
+    with pytest.raises(AttributeError):
+        hist[0].seat = 3  # type: ignore[misc]
+    assert [e.to_dict() for e in hist] == h.to_dict()["history"]
+
+
+# -- card text at the edges (RULES §1) --------------------------------------------------------
+
+
+def test_card_text_parsed_leniently_hidden_cards_allowed_where_unknown():
+    from triple_draw import CardError
+    from triple_draw.game.cards import to_ids, to_maybe_ids
+
+    assert to_ids("7h5d4c3s2h") == to_ids("7H, 5d 4C,3s 2h") == [22, 13, 8, 7, 2]
+    assert to_ids("10s Td") == [35, 33]
+    assert to_maybe_ids("7h ?? 2c") == [22, None, 0]
+    for bad in ("7x", "1h", "7", "Zz"):
+        with pytest.raises(CardError, match="malformed"):
+            to_ids(bad)
+    with pytest.raises(CardError, match="hidden"):
+        to_ids("7h ??")
+    h = Hand(R, [100] * 2, hole_cards=["7H 5d,4c 3S 2h", "10s 9s 8s 7s 6s"], seed=1)
+    assert h.hole_text(1) == ("Ts", "9s", "8s", "7s", "6s")

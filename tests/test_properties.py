@@ -1,0 +1,144 @@
+"""Property tests over random legal play (hypothesis): random stacks so that all-ins and
+side pots happen, 2 to 6 players (and 7-8 with the option), every rules option.
+
+Invariants checked after every action: chips are conserved; the 52 cards are always
+partitioned between hands, stub and out of play; the actor has a legal action; every
+hand terminates; no view leaks another seat's unshown cards, any discard or the stub;
+``from_dict(to_dict())`` continues identically.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from triple_draw.game import Action, Hand, Rules
+from triple_draw.game.rules import DRAW_PROCEDURES, RESHUFFLES, SHORT_ALL_IN
+
+CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+MAX_STEPS = 400
+
+
+@st.composite
+def setups(
+    draw: Any, min_players: int = 2, max_players: int = 6
+) -> tuple[Rules, list[int], int, int, int]:
+    n = draw(st.integers(min_players, max_players))
+    rules = Rules(
+        ante=draw(st.integers(0, 2)),
+        raise_cap=draw(st.integers(1, 4)),
+        heads_up_uncapped=draw(st.booleans()),
+        short_all_in=draw(st.sampled_from(SHORT_ALL_IN)),
+        draw_procedure=draw(st.sampled_from(DRAW_PROCEDURES)),
+        reshuffle=draw(st.sampled_from(RESHUFFLES)),
+        max_players=max(6, max_players),
+        muck_beaten_hands=draw(st.booleans()),
+    )
+    stacks = draw(st.lists(st.integers(1, 60), min_size=n, max_size=n))
+    button = draw(st.integers(0, n - 1))
+    return rules, stacks, button, draw(st.integers(0, 2**64)), draw(st.integers(0, 2**32))
+
+
+def choose(h: Hand, rnd: random.Random, p_discard: float, p_fold: float) -> Action:
+    if h.in_draw:
+        cards = tuple(c for c in h.hole_ids(h.actor) if rnd.random() < p_discard)
+        return Action("discard", cards=cards)
+    legal = h.legal_actions()
+    if rnd.random() < p_fold:
+        return legal[0]  # fold
+    return rnd.choice(legal[1:])
+
+
+def cards_in(obj: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(obj, str):
+        if CARD.match(obj):
+            found.add(obj)
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            found |= cards_in(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            found |= cards_in(v)
+    return found
+
+
+def check_invariants(h: Hand, total_chips: int, check_views: bool) -> None:
+    if h.is_over:
+        assert sum(h.stacks) == total_chips
+        assert sum(h.result.net) == 0
+    else:
+        assert sum(h.stacks) + sum(h.committed) == total_chips
+        assert h.legal_actions(), "the actor has no legal action"
+    part = h._card_partition()
+    cards = part["hands"] + part["stub"] + part["out_of_play"]
+    assert sorted(cards) == list(range(52)), "the 52 cards are not partitioned"
+    if check_views:
+        shown: set[str] = set()
+        if h.is_over:
+            for e in h.result.showdown:
+                if e.shown:
+                    shown |= set(e.cards)
+        for seat in range(h.n_players):
+            v = h.view(seat)
+            json.dumps(v)
+            mine = set(h.hole_text(seat)) if not h.folded[seat] else set()
+            leaked = cards_in(v) - mine - shown
+            assert not leaked, f"view({seat}) leaks {leaked}"
+
+
+def play(
+    setup: tuple[Rules, list[int], int, int, int], p_discard: float, check_views: bool = True
+) -> None:
+    rules, stacks, button, seed, pseed = setup
+    rnd = random.Random(pseed)
+    p_fold = rnd.choice([0.0, 0.05, 0.2, 0.33])
+    h = Hand(rules, stacks, button, seed)
+    total = sum(stacks)
+    snap_at = rnd.randrange(0, 40)
+    snap = None
+    after: list[Action] = []
+    steps = 0
+    check_invariants(h, total, check_views)
+    while not h.is_over:
+        if steps == snap_at:
+            snap = json.loads(json.dumps(h.to_dict()))
+        a = choose(h, rnd, p_discard, p_fold)
+        h.apply(a)
+        if snap is not None:
+            after.append(a)
+        steps += 1
+        assert steps < MAX_STEPS, "the hand does not terminate"
+        check_invariants(h, total, check_views)
+    if snap is not None:
+        h2 = Hand.from_dict(snap)
+        for a in after:
+            h2.apply(a)
+        assert h2.to_dict() == h.to_dict()
+
+
+SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(setups())
+def test_random_play_invariants(setup):
+    play(setup, 0.4)
+
+
+@SETTINGS
+@given(setups(), st.sampled_from([0.0, 0.7, 1.0]))
+def test_random_play_invariants_other_draw_rates(setup, p_discard):
+    play(setup, p_discard, check_views=False)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups(min_players=7, max_players=8), st.sampled_from([0.7, 1.0]))
+def test_seven_and_eight_players_heavy_drawing_never_fails(setup, p_discard):
+    rules, stacks, button, seed, pseed = setup
+    play((rules, [s + 100 for s in stacks], button, seed, pseed), p_discard, check_views=False)
