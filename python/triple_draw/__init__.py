@@ -54,3 +54,60 @@ __all__ = [
     "SchemaError",
     "TripleDrawError",
 ]
+
+# the game engine (issue 3): rules, actions, hands, tables
+from triple_draw.game import (  # noqa: E402
+    Action,
+    Bet,
+    Call,
+    Check,
+    Discard,
+    Event,
+    Fold,
+    Hand,
+    HandResult,
+    Pot,
+    Raise,
+    Rules,
+    ShowdownEntry,
+    Table,
+)
+
+__all__ += [
+    "Action",
+    "Bet",
+    "Call",
+    "Check",
+    "Discard",
+    "Event",
+    "Fold",
+    "Hand",
+    "HandResult",
+    "Pot",
+    "Raise",
+    "Rules",
+    "ShowdownEntry",
+    "Table",
+]
+
+# bots and batch play (issue 4); ``triple_draw.simulate`` is the function (its module's
+# other names stay importable: ``from triple_draw.simulate import RayExecutor``)
+from triple_draw._executors import RayExecutor  # noqa: E402
+from triple_draw.bots import Bot, HeuristicBot, RandomBot  # noqa: E402
+from triple_draw.simulate import SeatResult, SimulationResult, simulate  # noqa: E402
+
+__all__ += [
+    "Bot",
+    "HeuristicBot",
+    "RandomBot",
+    "RayExecutor",
+    "SeatResult",
+    "SimulationResult",
+    "simulate",
+]
+
+# interoperability (issue 5): PHH hand histories and the JSON schemas of to_dict()/view();
+# the PettingZoo environment stays behind ``import triple_draw.envs`` (optional extra)
+from triple_draw import phh, schema  # noqa: E402
+
+__all__ += ["phh", "schema"]

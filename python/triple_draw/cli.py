@@ -1,0 +1,434 @@
+"""The ``triple-draw`` command line (also ``python -m triple_draw``).
+
+Subcommands: ``simulate`` (bots play many hands), ``equity`` (win/tie/equity of hands with
+draws to come), ``discard`` (all 32 discard choices ranked), ``eval`` (rank, category and
+name of five-card hands) and ``play`` (a game against bots in the terminal).
+
+Every bad argument - an unknown option, a malformed card, an impossible analysis request -
+ends with exit status 2 and one line on stderr saying why; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+__all__ = ["main", "build_parser"]
+
+PROG = "triple-draw"
+
+
+class UsageError(Exception):
+    """A bad argument found after parsing (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # one line, no usage dump: the reason and where to look
+        sys.stderr.write(f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        raise SystemExit(2)
+
+
+def _int_range(lo: int, hi: int | None = None) -> Any:
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if v < lo or (hi is not None and v > hi):
+            bound = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
+            raise argparse.ArgumentTypeError(f"{v} is not {bound}")
+        return v
+
+    return parse
+
+
+def _seed(text: str) -> int:
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer seed, got {text!r}") from None
+    if not 0 <= v < 1 << 256:
+        raise argparse.ArgumentTypeError(f"seed must be 0 <= seed < 2**256, got {v}")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog=PROG,
+        description="Deuce-to-Seven Lowball Triple Draw: simulate bots, analyse draws, play.",
+        epilog="Run 'triple-draw COMMAND --help' for the options of a command.",
+    )
+    from triple_draw import __version__
+
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    # -- simulate ---------------------------------------------------------------------------
+    s = sub.add_parser(
+        "simulate",
+        help="bots play many hands; per-seat win rates",
+        description="Play many complete hands between bots and report what each seat won "
+        "(chips and big bets per 100 hands with 95%% confidence intervals, showdowns).",
+        epilog="Example: triple-draw simulate --players 6 --hands 100000 --seed 1 --workers 2",
+    )
+    s.add_argument("--players", type=_int_range(2, 8), default=None, help="seats (2-8; default 6)")
+    s.add_argument(
+        "--hands", type=_int_range(1), default=10_000, help="hands to play (default 10000)"
+    )
+    s.add_argument("--seed", type=_seed, default=None, help="seed (default: random, printed)")
+    s.add_argument(
+        "--bots",
+        default=None,
+        help="comma-separated bots, one for all seats or one per seat: heuristic, random, call, "
+        "NAME*K (K seats), or module:Class (default: heuristic)",
+    )
+    s.add_argument(
+        "--workers",
+        type=_int_range(1),
+        default=None,
+        help="workers (default 1: this process; with --executor threads/processes: all cores)",
+    )
+    s.add_argument(
+        "--executor",
+        choices=("serial", "threads", "processes", "ray"),
+        default=None,
+        help="where the chunks run (default: processes when --workers > 1)",
+    )
+    s.add_argument(
+        "--chunk-size",
+        type=_int_range(1),
+        default=1000,
+        help="hands per seeded chunk (default 1000)",
+    )
+    s.add_argument(
+        "--stack", type=_int_range(1), default=None, help="starting stack (default 100 big bets)"
+    )
+    s.add_argument(
+        "--small-bet",
+        type=_int_range(1),
+        default=2,
+        help="small bet; blinds and big bet follow conventionally (default 2: 1/2 blinds, 2/4)",
+    )
+    s.add_argument(
+        "--rules",
+        choices=("live", "wsop", "online"),
+        default="live",
+        help="rules preset (default live: 3 raises, declare-then-deal)",
+    )
+    s.add_argument(
+        "--mode",
+        choices=("independent", "table"),
+        default="independent",
+        help="independent hands from equal stacks, or table sessions (stacks carry over)",
+    )
+    s.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    s.set_defaults(func=_cmd_simulate)
+
+    # -- equity -----------------------------------------------------------------------------
+    e = sub.add_parser(
+        "equity",
+        help="win/tie/equity of 2-6 hands with draws to come",
+        description="Win, tie and equity of each hand (2 to 6 players), everyone drawing by a "
+        "strategy for the draws left. A hand of '?' (or '??????????') is unknown: random cards.",
+        epilog="Example: triple-draw equity 7c5d4h3sKd 8c6d5h4s2c --draws 1",
+    )
+    e.add_argument(
+        "hands",
+        nargs="+",
+        metavar="HAND",
+        help="five cards, e.g. 7c5d4h3sKd, or ? for a random hand",
+    )
+    e.add_argument("--draws", type=_int_range(0, 3), default=1, help="draws left, 0-3 (default 1)")
+    e.add_argument(
+        "--strategy",
+        action="append",
+        default=None,
+        metavar="STRATEGY",
+        help="draw strategy, once for everyone or once per hand: 'standard', 'pat', "
+        "'keep:8' (keep eights and better), 'keep:8:9' (... stand pat on a nine-low), "
+        "or 'discard:Kd' (throw these cards at the next draw, then standard)",
+    )
+    e.add_argument("--dead", default="", metavar="CARDS", help="cards known to be out of play")
+    e.add_argument(
+        "--trials", type=_int_range(1), default=None, help="Monte Carlo trials (default: automatic)"
+    )
+    e.add_argument("--seed", type=_seed, default=None, help="seed for sampling")
+    e.add_argument(
+        "--threads", type=_int_range(1), default=None, help="threads (default: all cores)"
+    )
+    e.add_argument("--json", action="store_true", help="print JSON")
+    e.set_defaults(func=_cmd_equity)
+
+    # -- discard ----------------------------------------------------------------------------
+    d = sub.add_parser(
+        "discard",
+        help="the 32 discard choices of a hand, best first",
+        description="Rank all 32 ways to discard from a hand by the probability of finishing "
+        "at TARGET or better (default), or by equity against --opponent hands.",
+        epilog="Example: triple-draw discard 7c5d4h3sKd --draws 3 --target 8",
+    )
+    d.add_argument("hand", metavar="HAND", help="five cards, e.g. 7c5d4h3sKd")
+    d.add_argument("--draws", type=_int_range(1, 3), default=1, help="draws left, 1-3 (default 1)")
+    d.add_argument(
+        "--target",
+        default=None,
+        help="finish at this or better: a rank 1-7462, a low like '8' or '9-7', or five cards "
+        "(default: an eight-low)",
+    )
+    d.add_argument(
+        "--opponent",
+        action="append",
+        default=None,
+        metavar="HAND",
+        help="rank by equity against this hand (five cards or ?; repeatable)",
+    )
+    d.add_argument(
+        "--strategy",
+        default=None,
+        metavar="STRATEGY",
+        help="how the later draws (and opponents) draw (default standard)",
+    )
+    d.add_argument("--dead", default="", metavar="CARDS", help="cards known to be out of play")
+    d.add_argument(
+        "--trials", type=_int_range(1), default=None, help="Monte Carlo trials per choice"
+    )
+    d.add_argument("--seed", type=_seed, default=None, help="seed for sampling")
+    d.add_argument("--threads", type=_int_range(1), default=None, help="threads")
+    d.add_argument("--top", type=_int_range(1, 32), default=32, help="show only the best N choices")
+    d.add_argument("--json", action="store_true", help="print JSON")
+    d.set_defaults(func=_cmd_discard)
+
+    # -- eval -------------------------------------------------------------------------------
+    v = sub.add_parser(
+        "eval",
+        help="rank, category and name of five-card hands",
+        description="Evaluate 2-7 lowball hands: rank (1 = 7-5-4-3-2, best .. 7462), "
+        "category, name.",
+        epilog="Example: triple-draw eval 7c5d4h3s2c 8c6d4h3s2c",
+    )
+    v.add_argument(
+        "hands", nargs="+", metavar="HAND", help="five cards, e.g. 7c5d4h3s2c or '7c 5d 4h 3s 2c'"
+    )
+    v.add_argument("--json", action="store_true", help="print JSON")
+    v.set_defaults(func=_cmd_eval)
+
+    # -- play -------------------------------------------------------------------------------
+    g = sub.add_parser(
+        "play",
+        help="play against bots in the terminal",
+        description="An interactive game of 2-7 triple draw against bots (1/2 blinds, 2/4 limit). "
+        "Type 'help' at any prompt.",
+        epilog="Example: triple-draw play --players 3 --seed 1",
+    )
+    g.add_argument(
+        "--players", type=_int_range(2, 6), default=3, help="players including you (2-6; default 3)"
+    )
+    g.add_argument("--seed", type=_seed, default=None, help="seed of the deal")
+    g.add_argument("--stack", type=_int_range(1), default=200, help="starting stacks (default 200)")
+    g.add_argument(
+        "--bots", default="heuristic", help="opponents: one bot name for all, or comma-separated"
+    )
+    g.add_argument("--hands", type=_int_range(1), default=None, help="stop after this many hands")
+    g.set_defaults(func=_cmd_play)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad arguments)."""
+    from triple_draw.errors import TripleDrawError
+
+    parser = build_parser()
+    try:
+        args = parser.parse_args(None if argv is None else list(argv))
+    except SystemExit as e:  # --help, --version, or a parse error already reported
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    prog = f"{PROG} {args.command}"
+    try:
+        return int(args.func(args))
+    except UsageError as e:
+        sys.stderr.write(f"{prog}: error: {e}\n")
+        return 2
+    except (ValueError, TripleDrawError) as e:
+        # the package's errors (CardError, AnalysisError, RulesError, ...) are ValueErrors
+        sys.stderr.write(f"{prog}: error: {_one_line(e)}\n")
+        return 2
+    except BrokenPipeError:  # piped into e.g. head: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _one_line(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    return " ".join(text.split())
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+# -- simulate ---------------------------------------------------------------------------------
+
+
+def _parse_bots(spec: str | None, players: int | None) -> list[Any]:
+    from triple_draw.bots import make_bot
+
+    if spec is None:
+        names = ["heuristic"]
+    else:
+        names = []
+        for part in spec.split(","):
+            part = part.strip()
+            if not part:
+                raise UsageError(f"--bots: empty bot name in {spec!r}")
+            name, star, k = part.partition("*")
+            if star:
+                try:
+                    count = int(k)
+                except ValueError:
+                    raise UsageError(f"--bots: bad repeat count in {part!r} (use NAME*K)") from None
+                if count < 1:
+                    raise UsageError(f"--bots: repeat count must be >= 1 in {part!r}")
+                names.extend([name.strip()] * count)
+            else:
+                names.append(name)
+    if len(names) == 1:
+        names = names * (players or 6)
+    elif players is not None and len(names) != players:
+        raise UsageError(
+            f"--bots lists {len(names)} bots for {players} players: give one, or one per seat"
+        )
+    if not 2 <= len(names) <= 8:
+        raise UsageError(f"--bots: a game needs 2 to 8 players, got {len(names)}")
+    try:
+        return [make_bot(n) for n in names]
+    except ValueError as e:
+        raise UsageError(f"--bots: {e}") from None
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from triple_draw.game.rules import Rules
+    from triple_draw.simulate import simulate
+
+    bots = _parse_bots(args.bots, args.players)
+    n = len(bots)
+    preset = {"live": Rules.live, "wsop": Rules.wsop, "online": Rules.online}[args.rules]
+    rules = preset(args.small_bet, max_players=max(6, n))
+    progress = (not args.no_progress) and sys.stderr.isatty()
+    result = simulate(
+        bots,
+        args.hands,
+        seed=args.seed,
+        rules=rules,
+        stack=args.stack,
+        mode=args.mode,
+        chunk_size=args.chunk_size,
+        executor=args.executor,
+        workers=args.workers,
+        progress=progress,
+    )
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        sys.stdout.write(result.summary() + "\n")
+        sys.stdout.write(
+            f"(repeat with --seed {result.seed}; results depend on the seed and --chunk-size, "
+            "never on --workers)\n"
+        )
+    return 0
+
+
+# -- eval -------------------------------------------------------------------------------------
+
+
+def _five(text: str, what: str = "hand") -> list[int]:
+    from triple_draw.game.cards import to_ids
+
+    ids = to_ids(text)
+    if len(ids) != 5:
+        raise UsageError(f"{what} {text!r} has {len(ids)} cards, a hand has 5")
+    if len(set(ids)) != 5:
+        raise UsageError(f"{what} {text!r} holds a card twice")
+    return ids
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from triple_draw._core import HandRank, rank_ids
+    from triple_draw.game.cards import cards_text
+
+    rows: list[dict[str, Any]] = []
+    for h in args.hands:
+        ids = _five(h)
+        hr = HandRank(rank_ids(ids))
+        rows.append(
+            {"cards": cards_text(ids), "rank": hr.rank, "category": hr.category, "name": hr.name}
+        )
+    best = min(r["rank"] for r in rows)
+    if args.json:
+        for r in rows:
+            r["best"] = r["rank"] == best
+        _print_json(rows)
+        return 0
+    w = max(len(r["name"]) for r in rows)
+    for r in rows:
+        mark = "  <- best" if len(rows) > 1 and r["rank"] == best else ""
+        sys.stdout.write(
+            f"{' '.join(r['cards'])}  rank {r['rank']:>4}  {r['category']:<15}  "
+            f"{r['name']:<{w}}{mark}".rstrip()
+            + "\n"
+        )
+    return 0
+
+
+# -- equity and discard (the analysis kernels) ---------------------------------------------------
+
+
+def _cmd_equity(args: argparse.Namespace) -> int:
+    from triple_draw import _cli_analysis
+
+    return _cli_analysis.equity_command(args)
+
+
+def _cmd_discard(args: argparse.Namespace) -> int:
+    from triple_draw import _cli_analysis
+
+    return _cli_analysis.discard_command(args)
+
+
+# -- play -------------------------------------------------------------------------------------
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from triple_draw._play import TerminalGame
+
+    opponents = args.players - 1
+    names = [x.strip() for x in args.bots.split(",")]
+    if len(names) == 1:
+        names = names * opponents
+    if len(names) != opponents:
+        raise UsageError(
+            f"--bots lists {len(names)} bots for {opponents} opponents: "
+            "give one, or one per opponent"
+        )
+    from triple_draw.bots import make_bot
+
+    try:
+        for nm in names:
+            make_bot(nm)
+    except ValueError as e:
+        raise UsageError(f"--bots: {e}") from None
+    game = TerminalGame(
+        players=args.players, seed=args.seed, stack=args.stack, bots=names, max_hands=args.hands
+    )
+    return game.run()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

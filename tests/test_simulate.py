@@ -1,0 +1,175 @@
+"""triple_draw.simulate: conserved chips, per-seat statistics, and results that depend only on
+the seed (and chunk size) - never on the executor or the number of workers."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import math
+import multiprocessing
+
+import pytest
+
+import triple_draw
+from triple_draw.bots import CallingStationBot, HeuristicBot, RandomBot
+from triple_draw.game import Rules
+from triple_draw.simulate import CATEGORIES, SimulationResult, chunk_seed, simulate
+
+BOTS = [HeuristicBot(), RandomBot(), CallingStationBot()]
+
+
+def _run(**kw: object) -> SimulationResult:
+    args: dict = dict(hands=240, seed=12345, chunk_size=60)
+    args.update(kw)
+    return simulate(BOTS, **args)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def serial() -> SimulationResult:
+    return _run()
+
+
+def test_chips_are_conserved_and_counts_are_consistent(serial: SimulationResult) -> None:
+    r = serial
+    assert r.hands == 240 and r.players == 3 and r.chunks == 4
+    assert sum(s.net for s in r.seats) == 0
+    for s in r.seats:
+        assert s.hands == 240
+        assert 0 <= s.showdowns_won <= s.showdowns <= r.showdowns <= r.hands
+        assert sum(s.categories.values()) == s.showdowns
+        assert set(s.categories) <= set(CATEGORIES)
+        assert 0 <= s.won <= s.hands
+    assert r.pot_total > 0
+    # every showdown has at least two players; every hand has a winner
+    assert sum(s.showdowns for s in r.seats) >= 2 * r.showdowns
+    assert sum(s.won for s in r.seats) >= r.hands
+
+
+def test_confidence_interval_is_around_the_mean(serial: SimulationResult) -> None:
+    s = serial.seats[0]
+    lo, hi = s.ci95_per_100
+    assert lo < s.chips_per_100 < hi
+    assert math.isclose(
+        hi - s.chips_per_100, 100 * 1.959963984540054 * s.std_per_hand / math.sqrt(s.hands)
+    )
+    assert math.isclose(s.big_bets_per_100, s.chips_per_100 / 4)
+    assert math.isclose(sum(s.category_frequencies.values()), 1.0)
+
+
+def test_same_seed_same_result_and_other_seed_differs(serial: SimulationResult) -> None:
+    assert _run() == serial
+    assert _run(seed=54321) != serial
+
+
+def test_threads_processes_and_workers_give_the_identical_result(serial: SimulationResult) -> None:
+    assert _run(executor="threads", workers=2) == serial
+    assert _run(workers=2) == serial  # a process pool
+    with cf.ThreadPoolExecutor(max_workers=3) as ex:
+        assert _run(executor=ex) == serial
+    with cf.ProcessPoolExecutor(max_workers=2) as ex:
+        assert _run(executor=ex) == serial
+
+
+def test_a_pool_with_map_works_too(serial: SimulationResult) -> None:
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        assert _run(executor=pool) == serial
+
+
+def test_result_depends_on_chunk_size_not_on_workers() -> None:
+    a = _run(chunk_size=80)
+    assert a == _run(chunk_size=80, executor="threads", workers=3)
+    assert a.chunks == 3
+
+
+def test_chunk_seeds_are_deterministic_and_distinct() -> None:
+    seeds = {chunk_seed(1, i) for i in range(100)}
+    assert len(seeds) == 100
+    assert chunk_seed(1, 5) == chunk_seed(1, 5) != chunk_seed(2, 5)
+    assert all(0 <= s < 2**256 for s in seeds)
+
+
+def test_table_mode_carries_stacks_and_counts_rebuys() -> None:
+    r = simulate(
+        [HeuristicBot(), RandomBot()], hands=150, seed=3, mode="table", stack=12, chunk_size=50
+    )
+    assert sum(s.net for s in r.seats) == 0
+    assert r.mode == "table"
+    assert sum(s.rebuys for s in r.seats) > 0
+    assert r == simulate(
+        [HeuristicBot(), RandomBot()],
+        hands=150,
+        seed=3,
+        mode="table",
+        stack=12,
+        chunk_size=50,
+        workers=2,
+    )
+
+
+def test_defaults_and_bot_names() -> None:
+    r = simulate(hands=20, seed=1, players=4)
+    assert [s.bot for s in r.seats] == ["heuristic"] * 4
+    assert r.stack == 400 and r.rules == Rules()
+    r = simulate(["random", "heuristic"], hands=20, seed=1)
+    assert [s.bot for s in r.seats] == ["random", "heuristic"]
+    r = simulate("random", hands=10, seed=1, players=3)
+    assert r.players == 3
+    big = simulate("random", hands=10, seed=1, players=8)
+    assert big.rules.max_players == 8 and sum(s.net for s in big.seats) == 0
+
+
+def test_seed_none_is_recorded_so_the_run_can_be_repeated() -> None:
+    r = simulate([RandomBot(), RandomBot()], hands=30)
+    assert isinstance(r.seed, int)
+    assert simulate([RandomBot(), RandomBot()], hands=30, seed=r.seed) == r
+
+
+def test_progress_callback_and_json(serial: SimulationResult) -> None:
+    seen: list[tuple[int, int]] = []
+    _run(progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (240, 240) and len(seen) == 4
+    d = json.loads(json.dumps(serial.to_dict()))
+    assert d["seats"][1]["bot"] == "random" and d["hands"] == 240
+    assert "hands/s" in serial.summary()
+    assert serial.hands_per_second > 0
+
+
+def test_timing_is_not_part_of_equality(serial: SimulationResult) -> None:
+    import dataclasses
+
+    assert dataclasses.replace(serial, elapsed=99.0, executor="x") == serial
+
+
+def test_package_exports() -> None:
+    assert triple_draw.simulate is simulate
+    assert triple_draw.simulate.RayExecutor is triple_draw.RayExecutor  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"hands": 0}, "hands"),
+        ({"seed": -1}, "seed"),
+        ({"seed": 2**256}, "seed"),
+        ({"chunk_size": 0}, "chunk_size"),
+        ({"mode": "tournament"}, "mode"),
+        ({"players": 4}, "3 bots given for 4 players"),
+        ({"stack": 0}, "stack"),
+        ({"executor": "gpu"}, "unknown executor"),
+        ({"workers": 0}, "workers"),
+        ({"rules": Rules(max_players=2)}, "do not fit"),
+    ],
+)
+def test_bad_arguments_raise_value_errors(kw: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        simulate(BOTS, **{"hands": 10, "seed": 1, **kw})
+
+
+def test_bad_executor_object_is_a_type_error() -> None:
+    with pytest.raises(TypeError):
+        simulate(BOTS, hands=10, seed=1, executor=object())
+
+
+def test_progress_true_draws_a_bar_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    simulate([RandomBot(), RandomBot()], hands=40, seed=1, chunk_size=10, progress=True)
+    assert "simulate" in capsys.readouterr().err
