@@ -130,6 +130,11 @@ class StateMixin:
         extra = [k for k in data if k not in _KEYS]
         if missing or extra:
             raise SchemaError(f"hand document: missing fields {missing}, unknown fields {extra}")
+        # issue 5 (interop engineer): nested fields against the published schema
+        # triple_draw/schema/hand_state.v1.json (SchemaError naming the path, e.g. $.betting.unit)
+        from triple_draw.schema import validate_hand_state
+
+        validate_hand_state(data)
         try:
             return _build(cls, data, core)
         except SchemaError:

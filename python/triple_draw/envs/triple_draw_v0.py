@@ -1,0 +1,260 @@
+"""PettingZoo AEC environment: one hand of Deuce-to-Seven Triple Draw per episode.
+
+>>> from triple_draw.envs import triple_draw_v0
+>>> env = triple_draw_v0.env(num_players=3)
+>>> env.reset(seed=7)
+>>> for agent in env.agent_iter():
+...     obs, reward, termination, truncation, info = env.last()
+...     done = termination or truncation
+...     env.step(None if done else env.action_space(agent).sample(obs["action_mask"]))
+
+- Agents ``player_0`` ... ``player_{n-1}``: agent ``player_i`` plays seat ``i``.
+- Actions: ``Discrete(35)`` (see :mod:`triple_draw.envs.encoding`): 0 fold, 1 check/call,
+  2 bet/raise, 3 + m the 32 discards (bit i of m throws the i-th lowest card by id).
+  ``obs["action_mask"]`` marks the legal ones (all zero for an agent not to act).
+- Observations: ``{"observation": float32 vector, "action_mask": int8 vector}``; the
+  vector encodes ``hand.view(seat)``: only what that seat may know.
+- Rewards: at the end of the hand, each agent gets the chips it won or lost
+  (``hand.result.net``), divided by ``reward_scale``; 0 before.
+- ``reset(seed=...)`` seeds the deck (and the button, unless fixed); ``reset()`` continues
+  the seeded stream, so a seeded sequence of episodes replays exactly.
+
+``env()`` wraps ``raw_env`` the PettingZoo way: an illegal action ends the episode with
+``illegal_reward`` for the offender (TerminateIllegalWrapper), out-of-range actions are
+errors, and the API order is enforced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+try:
+    from gymnasium import spaces
+    from gymnasium.utils import EzPickle, seeding
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
+    raise ImportError(
+        "triple_draw.envs needs pettingzoo and gymnasium: pip install 'triple_draw[pettingzoo]'"
+    ) from e
+
+from triple_draw.envs.encoding import (
+    N_ACTIONS,
+    action_mask,
+    encode_view,
+    observation_size,
+    to_action,
+)
+from triple_draw.game.cards import CARD_TEXT
+from triple_draw.game.hand import Hand
+from triple_draw.game.rules import Rules
+
+__all__ = ["env", "raw_env"]
+
+
+def env(illegal_reward: float = -1.0, **kwargs: Any) -> Any:
+    """The wrapped environment (see the module docs); ``kwargs`` go to :class:`raw_env`."""
+    e: Any = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming
+    """``raw_env(num_players=2, stacks=100, rules=None, button=None, reward_scale=1.0,
+    render_mode=None, core=None)``
+
+    - ``stacks``: every seat's stack at the start of each hand (an int, or one per seat).
+    - ``rules``: a :class:`Rules` (default ``Rules()``: blinds 1/2, limits 2/4).
+    - ``button``: the button's seat, or ``None`` for a seat drawn from the seeded stream.
+    - ``render_mode``: ``None``, ``"human"`` (print) or ``"ansi"`` (return the text).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "triple_draw_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        stacks: int | Sequence[int] = 100,
+        rules: Rules | None = None,
+        button: int | None = None,
+        reward_scale: float = 1.0,
+        render_mode: str | None = None,
+        core: Any = None,
+    ) -> None:
+        EzPickle.__init__(self, num_players, stacks, rules, button, reward_scale, render_mode, core)
+        super().__init__()
+        rules = Rules() if rules is None else rules
+        if type(rules) is not Rules:
+            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        if type(num_players) is not int or not 2 <= num_players <= rules.max_players:
+            raise ValueError(f"num_players must be 2..{rules.max_players}, got {num_players!r}")
+        st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
+        if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
+            raise ValueError(f"stacks must be an int > 0 or {num_players} of them, got {stacks!r}")
+        if button is not None and (type(button) is not int or not 0 <= button < num_players):
+            raise ValueError(f"button must be a seat 0..{num_players - 1} or None, got {button!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        if not reward_scale > 0:
+            raise ValueError(f"reward_scale must be > 0, got {reward_scale!r}")
+        self.rules = rules
+        self.n = num_players
+        self.stacks = st
+        self.fixed_button = button
+        self.reward_scale = float(reward_scale)
+        self.render_mode = render_mode
+        self._core = core
+        self._total = sum(st)
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agents = self.possible_agents[:]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        size = observation_size(num_players)
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=0.0, high=1.0, shape=(size,), dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self.np_random: np.random.Generator | None = None
+        self.hand: Hand | None = None
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+
+    # -- spaces ------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    # -- episode -----------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self.np_random is None:
+            self.np_random, _ = seeding.np_random(seed)
+        rng = self.np_random
+        button = self.fixed_button if self.fixed_button is not None else int(rng.integers(self.n))
+        deck_seed = int(rng.integers(0, 2**63))
+        self.hand = Hand(self.rules, self.stacks, button, deck_seed, core=self._core)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self._settle()
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        hand = self._hand()
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is only for agents whose episode is over")
+        a = int(action)
+        if not 0 <= a < N_ACTIONS or not action_mask(hand)[a]:
+            raise ValueError(
+                f"illegal action {a} for {agent}; "
+                f"legal: {np.flatnonzero(action_mask(hand)).tolist()}"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        hand.apply(to_action(hand, a))
+        self._settle()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self) -> None:
+        """After a reset or an action: select the next actor, or pay out at the end."""
+        hand = self._hand()
+        if hand.is_over:
+            res = hand.result
+            assert res is not None
+            for a in self.agents:
+                self.rewards[a] = res.net[self._seat[a]] / self.reward_scale
+                self.terminations[a] = True
+        else:
+            assert hand.actor is not None
+            self.agent_selection = self.possible_agents[hand.actor]
+        self._accumulate_rewards()
+
+    def _hand(self) -> Hand:
+        if self.hand is None:
+            raise RuntimeError("call reset() first")
+        return self.hand
+
+    # -- observations ------------------------------------------------------------------------
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        hand = self._hand()
+        seat = self._seat[agent]
+        obs = encode_view(hand.view(seat), self._total)
+        if agent == self.agent_selection and hand.actor == seat:
+            mask = action_mask(hand)
+        else:
+            mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    # -- rendering ---------------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn(
+                "render() was called without a render_mode (use 'human' or 'ansi')"
+            )
+            return None
+        text = self._text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _text(self) -> str:
+        hand = self.hand
+        if hand is None:
+            return "(no hand: call reset())"
+        head = "over" if hand.is_over else f"{hand.phase} {hand.street + 1}"
+        head += f", pot {hand.pot}"
+        lines = [head]
+        for s in range(self.n):
+            mark = ">" if hand.actor == s else " "
+            cards = " ".join(CARD_TEXT[c] for c in hand.hole_ids(s))
+            if hand.folded[s]:
+                state = "folded"
+            else:
+                state = "in" if hand.is_over else f"bet {hand.bets[s]}"
+            button = " (button)" if s == hand.button else ""
+            lines.append(f"{mark} player_{s}{button}: stack {hand.stacks[s]}, {state}, [{cards}]")
+        if hand.is_over and hand.result is not None:
+            lines.append(
+                "net: " + ", ".join(f"player_{s} {x:+d}" for s, x in enumerate(hand.result.net))
+            )
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
