@@ -170,7 +170,7 @@ ORDERING_VECTORS = [
 def test_each_ordering_vector_beats_the_line_above() -> None:
     ranks = [rank_of(hand) for hand in ORDERING_VECTORS]
     for above, below, rank_above, rank_below in zip(
-        ORDERING_VECTORS, ORDERING_VECTORS[1:], ranks, ranks[1:]
+        ORDERING_VECTORS, ORDERING_VECTORS[1:], ranks, ranks[1:], strict=False
     ):
         assert rank_below < rank_above, f"{below} should beat {above}"
     assert evaluate(ORDERING_VECTORS[-2]).rank == 2

@@ -1,16 +1,33 @@
 """Type stubs of the compiled core ``triple_draw._core`` (hand-written; see rust/python.rs)."""
 
 from collections.abc import Iterable, Sequence
-from typing import Any, SupportsIndex, TypeAlias, Union, final
+from typing import Any, SupportsIndex, TypeAlias, final
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "Card",
+    "Deck",
+    "HandRank",
+    "NUM_CLASSES",
+    "__version__",
+    "analysis_best_discard",
+    "analysis_draw_odds",
+    "analysis_equity",
+    "analysis_worst_low",
+    "card_ids",
+    "evaluate",
+    "evaluate_batch",
+    "parse_cards",
+    "rank_ids",
+]
+
 __version__: str
 NUM_CLASSES: int
 
-_CardLike: TypeAlias = Union[str, SupportsIndex, "Card"]
-_CardsLike: TypeAlias = Union[str, Iterable[_CardLike]]
+_CardLike: TypeAlias = str | SupportsIndex | Card
+_CardsLike: TypeAlias = str | Iterable[_CardLike]
 
 @final
 class Card:

@@ -78,7 +78,7 @@ def chacha_block(state: list[int], double_rounds: int) -> list[int]:
         _quarter_round(working, 1, 6, 11, 12)
         _quarter_round(working, 2, 7, 8, 13)
         _quarter_round(working, 3, 4, 9, 14)
-    return [(w + s) & MASK32 for w, s in zip(working, state)]
+    return [(w + s) & MASK32 for w, s in zip(working, state, strict=True)]
 
 
 def key_words(key: bytes) -> list[int]:
