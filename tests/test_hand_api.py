@@ -233,6 +233,170 @@ def test_view_of_a_folded_seat_holds_no_cards():
     assert h.view(0)["hole_cards"] == []
 
 
+def _reference_view(h: Hand, seat: int) -> dict:
+    """The view built from scratch, the straightforward way (no cache): what
+    ``Hand.view`` returned before it was made incremental."""
+    from triple_draw.game.cards import CARD_TEXT
+    from triple_draw.game.events import expand_log
+
+    n = h.n_players
+    betting = h.phase == "bet"
+    over = h.is_over
+    shown = {j: [CARD_TEXT[c] for c in h._hands[j]] for j, ok in h._showdown or () if ok}
+    live = [not f for f in h.folded]
+    players = [
+        {
+            "seat": j,
+            "stack": h.stacks[j],
+            "bet": h.bets[j] if betting else 0,
+            "committed": h.committed[j],
+            "folded": not live[j],
+            "all_in": live[j] and h.stacks[j] == 0 and not over,
+            "cards": len(h.hole_ids(j)) if live[j] else 0,
+            "draws": list(h.draws(j)),
+            "shown": shown.get(j),
+        }
+        for j in range(n)
+    ]
+    history = []
+    for kind, who, amount, cards in expand_log(h._log, h._deal_order()):
+        e: dict = {"kind": kind}
+        if who is not None and who >= 0:
+            e["seat"] = who
+        if amount is not None:
+            e["amount"] = amount
+        if cards is not None:
+            if kind in ("deal", "discard", "draw"):
+                e["count"] = len(cards)
+            else:
+                e["cards"] = [CARD_TEXT[c] for c in cards]
+        history.append(e)
+    res = h.result
+    return {
+        "seat": seat,
+        "n_players": n,
+        "button": h.button,
+        "small_blind_seat": h.small_blind_seat,
+        "big_blind_seat": h.big_blind_seat,
+        "stakes": {
+            k: getattr(h.rules, k)
+            for k in ("small_blind", "big_blind", "small_bet", "big_bet", "ante")
+        },
+        "phase": h.phase,
+        "street": h.street,
+        "actor": h.actor,
+        "pot": h.pot,
+        "bet_level": h.bet_level,
+        "hole_cards": list(h.hole_text(seat)) if live[seat] else [],
+        "players": players,
+        "history": history,
+        "legal_actions": [a.to_dict() for a in h.legal_actions()]
+        if h.actor == seat and betting
+        else ([{"kind": "discard", "max_cards": 5}] if h.actor == seat else []),
+        "result": None
+        if res is None
+        else {
+            "pots": [p.to_dict() for p in res.pots],
+            "showdown": [e.to_dict() for e in res.showdown],
+            "returned": None if res.returned is None else list(res.returned),
+            "net": list(res.net),
+        },
+    }
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal with the same types throughout (``True`` is not ``1``, a tuple not a list)
+    and the same key order."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)  # type: ignore[index]
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))  # type: ignore[arg-type]
+    return a == b
+
+
+def _mutate(obj: object) -> None:
+    """Scribble over every container in a view."""
+    if isinstance(obj, dict):
+        for k in list(obj):
+            _mutate(obj[k])
+            obj[k] = "junk"
+        obj["extra"] = 1
+    elif isinstance(obj, list):
+        for x in obj:
+            _mutate(x)
+        obj.append("junk")
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(max_players=8),
+        Rules.online().replace(max_players=8),
+        Rules.wsop().replace(max_players=8, ante=1, muck_beaten_hands=True),
+    ],
+    ids=["live", "online", "wsop-ante-muck"],
+)
+def test_incremental_view_equals_the_view_built_from_scratch(rules: Rules) -> None:
+    """The view is built incrementally (cached public history, draw counts); at every step
+    of random hands - short stacks, reshuffles with 8 players, copies and restored hands
+    mid-way - every seat's view equals the one built from scratch."""
+    rnd = random.Random(7)
+    for i in range(30):
+        n = 2 + i % 7
+        stacks = [rnd.choice([1, 3, 10, 40, 200]) for _ in range(n)]
+        h = Hand(rules, stacks, i % n, i)
+        while True:
+            if rnd.random() < 0.6 or h.is_over:
+                for s in range(n):
+                    assert _same(h.view(s), _reference_view(h, s))
+            if h.is_over:
+                break
+            h.apply(rnd.choice(h.legal_actions()))
+            r = rnd.random()
+            if r < 0.05:
+                h = h.copy()
+            elif r < 0.08:
+                h = Hand.from_dict(h.to_dict())
+
+
+def test_mutating_a_view_does_not_change_the_next_view() -> None:
+    h = Hand(R, [100] * 3, seed=4)
+    while not h.is_over:  # to the showdown: every part of the view is filled in
+        a = h.actor
+        before = h.view(a)
+        expected = json.loads(json.dumps(before))
+        _mutate(before)
+        assert h.view(a) == expected
+        _mutate(h.view((a + 1) % 3))
+        assert h.view(a) == expected
+        if h.in_draw:
+            h.discard(h.hole_ids(a)[:1])
+        else:
+            h.check_or_call()
+    for s in range(3):
+        expected = json.loads(json.dumps(h.view(s)))
+        assert expected["result"] is not None and expected["players"][0]["shown"]
+        _mutate(h.view(s))
+        assert h.view(s) == expected
+
+
+def test_views_of_copies_and_restored_hands_are_independent() -> None:
+    h = Hand(R, [100] * 3, seed=5)
+    h.bet_or_raise()
+    first = h.view(1)
+    c = h.copy()
+    d = Hand.from_dict(h.to_dict())
+    c.fold()
+    d.check_or_call()
+    assert h.view(1) == first
+    assert c.view(1) != first and d.view(1) != first
+    assert c.view(1)["history"][-1] == {"kind": "fold", "seat": 1}
+    assert d.view(1)["history"][-1] == {"kind": "call", "seat": 1, "amount": 4}
+    assert _same(h.view(1), _reference_view(h, 1))
+
+
 # -- persistence ----------------------------------------------------------------------------
 
 

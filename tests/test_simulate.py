@@ -81,6 +81,98 @@ def test_result_depends_on_chunk_size_not_on_workers() -> None:
     assert a.chunks == 3
 
 
+def _fingerprint(r: SimulationResult) -> tuple:
+    return (
+        r.showdowns,
+        r.pot_total,
+        [
+            (s.net, s.net_sq, s.won, s.showdowns, s.showdowns_won, sorted(s.categories.items()))
+            for s in r.seats
+        ],
+    )
+
+
+# Results recorded before the view cache and the bots' fast paths went in: optimising the
+# engine's views or the bots must never change what a seeded run produces.
+PINNED = [
+    (
+        lambda: simulate([HeuristicBot() for _ in range(6)], hands=150, seed=2024, chunk_size=50),
+        (
+            121,
+            6054,
+            [
+                (54, 58054, 26, 47, 23, [("no pair", 42), ("one pair", 5)]),
+                (-173, 32899, 26, 44, 19, [("no pair", 42), ("one pair", 1), ("two pair", 1)]),
+                (23, 53739, 17, 38, 14, [("no pair", 34), ("one pair", 4)]),
+                (23, 40629, 31, 46, 25, [("no pair", 42), ("one pair", 4)]),
+                (-115, 44739, 25, 44, 16, [("no pair", 39), ("one pair", 4), ("straight", 1)]),
+                (188, 74120, 26, 49, 25, [("no pair", 46), ("one pair", 3)]),
+            ],
+        ),
+    ),
+    (
+        lambda: simulate([RandomBot() for _ in range(6)], hands=150, seed=7, chunk_size=50),
+        (
+            39,
+            5512,
+            [
+                (272, 37328, 33, 14, 7, [("no pair", 7), ("one pair", 6), ("two pair", 1)]),
+                (-185, 19993, 17, 11, 6, [("no pair", 6), ("one pair", 5)]),
+                (-121, 26353, 27, 15, 5, [("no pair", 8), ("one pair", 7)]),
+                (97, 28419, 23, 8, 6, [("no pair", 4), ("one pair", 3), ("two pair", 1)]),
+                (31, 27559, 29, 16, 8, [("no pair", 6), ("one pair", 9), ("two pair", 1)]),
+                (
+                    -94,
+                    27774,
+                    21,
+                    18,
+                    7,
+                    [("no pair", 9), ("one pair", 5), ("three of a kind", 1), ("two pair", 3)],
+                ),
+            ],
+        ),
+    ),
+    (
+        lambda: simulate(
+            [
+                HeuristicBot(),
+                RandomBot(fold_when_free=True),
+                CallingStationBot(),
+                HeuristicBot(bluff=0.5, aggression=2.0),
+            ],
+            hands=150,
+            seed=99,
+            chunk_size=40,
+            mode="table",
+            stack=24,
+        ),
+        (
+            132,
+            4963,
+            [
+                (
+                    483,
+                    57471,
+                    37,
+                    79,
+                    38,
+                    [("no pair", 67), ("one pair", 9), ("straight", 2), ("two pair", 1)],
+                ),
+                (-608, 7918, 4, 40, 4, [("flush", 1), ("no pair", 21), ("one pair", 18)]),
+                (-208, 44566, 71, 132, 53, [("no pair", 90), ("one pair", 33), ("straight", 9)]),
+                (333, 54293, 41, 82, 42, [("no pair", 69), ("one pair", 13)]),
+            ],
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", range(len(PINNED)), ids=["heuristic6", "random6", "mixed-table"])
+def test_seeded_results_are_pinned(case: int) -> None:
+    run, want = PINNED[case]
+    assert _fingerprint(run()) == want
+
+
 def test_chunk_seeds_are_deterministic_and_distinct() -> None:
     seeds = {chunk_seed(1, i) for i in range(100)}
     assert len(seeds) == 100

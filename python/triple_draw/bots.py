@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from itertools import pairwise
 from math import comb
 from typing import Any
 
 from triple_draw._core import rank_ids
-from triple_draw.game.actions import Action
+from triple_draw.game.actions import Action, make_action
 from triple_draw.game.cards import RANKS, to_ids
 
 __all__ = [
@@ -121,27 +122,75 @@ def standard_discard(
 def _discard_rule(ids: list[int], rank: int, keep_max: int, pat_max: int) -> tuple[int, ...]:
     if rank <= pat_max:
         return ()
+    if len(ids) == 5 and len({c >> 2 for c in ids}) == 5:
+        # five distinct ranks (no pair, straight, flush): nothing to break, throw what is
+        # above keep_max, or the top card if all five are at or below it
+        throw = [c for c in ids if c >> 2 > keep_max]
+        if not throw:
+            return (max(ids),)
+        throw.sort()
+        return tuple(throw)
+    # by ascending id, so the cards of one rank are adjacent and in id order
+    srt = sorted(ids)
     count = [0] * 13
-    for c in ids:
+    for c in srt:
         count[c >> 2] += 1
     keep: list[int] = []
     suits = [0, 0, 0, 0]
-    paired: set[int] = set()
-    for c in ids:
+    for c in srt:
         r = c >> 2
-        if r <= keep_max:
-            if count[r] == 1:
-                keep.append(c)
-                suits[c & 3] += 1
-            else:
-                paired.add(r)
-    for r in sorted(paired):
-        best = min((c for c in ids if c >> 2 == r), key=lambda c: (suits[c & 3], c))
-        keep.append(best)
-        suits[best & 3] += 1
+        if r <= keep_max and count[r] == 1:
+            keep.append(c)
+            suits[c & 3] += 1
+    # then one card of each pair (trips, quads), lowest rank first: the one whose suit
+    # the kept cards use least, the lowest id on a tie
+    i = 0
+    m = len(srt)
+    while i < m:
+        best = srt[i]
+        if best >> 2 > keep_max:
+            break
+        k = count[best >> 2]
+        if k > 1:
+            low = suits[best & 3]
+            for c in srt[i + 1 : i + k]:
+                if suits[c & 3] < low:
+                    best = c
+                    low = suits[c & 3]
+            keep.append(best)
+            suits[best & 3] += 1
+        i += k
     if len(keep) == 5:
         keep.remove(max(ids))
-    return tuple(sorted(c for c in ids if c not in keep))
+    return tuple([c for c in srt if c not in keep])
+
+
+_NO_AMOUNT = frozenset(("fold", "check", "call", "bet", "raise"))
+_WITH_AMOUNT = frozenset(("call", "bet", "raise"))
+
+
+def _betting_action(kind: Any, amount: Any = None) -> Action:
+    """``Action(kind, amount)`` without re-validating what is known to be valid (the
+    common case: an entry of the view's ``legal_actions``); anything else goes through
+    ``Action`` itself, which raises as before."""
+    if type(kind) is str:
+        if amount is None:
+            if kind in _NO_AMOUNT:
+                return make_action(kind)
+        elif type(amount) is int and kind in _WITH_AMOUNT:
+            return make_action(kind, amount)
+    return Action(kind, amount)
+
+
+def _discard_action(cards: Any) -> Action:
+    """``Action("discard", None, cards)`` for a tuple of card ids, without the checks."""
+    if type(cards) is tuple:
+        for c in cards:
+            if type(c) is not int or not 0 <= c < 52:
+                break
+        else:
+            return make_action("discard", None, tuple(sorted(cards)))
+    return Action("discard", None, cards)
 
 
 def view_hole_ids(view: Mapping[str, Any]) -> list[int]:
@@ -191,13 +240,16 @@ class RandomBot(Bot):
     def act(self, view: dict[str, Any]) -> Action:
         rng = self.rng
         if view["phase"] == "draw":
-            cards = [c for c in view_hole_ids(view) if rng.random() < 0.5]
-            return Action("discard", None, tuple(cards))
+            rnd = rng.random
+            return _discard_action(tuple([c for c in view_hole_ids(view) if rnd() < 0.5]))
         legal = view["legal_actions"]
-        if not self.fold_when_free and any(d["kind"] == "check" for d in legal):
-            legal = [d for d in legal if d["kind"] != "fold"]
+        if not self.fold_when_free:
+            for d in legal:
+                if d["kind"] == "check":
+                    legal = [d for d in legal if d["kind"] != "fold"]
+                    break
         d = legal[rng.randrange(len(legal))]
-        return Action(d["kind"], d.get("amount"))
+        return _betting_action(d["kind"], d.get("amount"))
 
     def __repr__(self) -> str:
         return "RandomBot(fold_when_free=True)" if self.fold_when_free else "RandomBot()"
@@ -216,15 +268,13 @@ class CallingStationBot(Bot):
     def act(self, view: dict[str, Any]) -> Action:
         if view["phase"] == "draw":
             ids = view_hole_ids(view)
-            return Action(
-                "discard",
-                None,
-                _discard_rule(ids, rank_ids(ids), self.keep_max, _WORST_LOW.get(self.keep_max, 0)),
+            return _discard_action(
+                _discard_rule(ids, rank_ids(ids), self.keep_max, _WORST_LOW.get(self.keep_max, 0))
             )
         legal = _legal(view)
         if "check" in legal:
-            return Action("check")
-        return Action("call", legal["call"]["amount"])
+            return make_action("check")
+        return _betting_action("call", legal["call"]["amount"])
 
 
 # A heads-up equity guess for a finished hand, by rank: linear between these anchors.
@@ -255,6 +305,14 @@ def _made_equity(rank: int) -> float:
             return prev_e + (e - prev_e) * (rank - prev_r) / (r - prev_r)
         prev_r, prev_e = r, e
     return 0.0
+
+
+#: _MADE_EQUITY[rank] == _made_equity(rank) for every rank 1..7462 (a table lookup in the
+#: bots' hot path; built with the same expression, so the floats are identical)
+_MADE_EQUITY = [_MADE_ANCHORS[0][1]] * (_MADE_ANCHORS[0][0] + 1)
+for (_pr, _pe), (_r, _e) in pairwise(_MADE_ANCHORS):
+    _MADE_EQUITY += [_pe + (_e - _pe) * (_k - _pr) / (_r - _pr) for _k in range(_pr + 1, _r + 1)]
+del _pr, _pe, _r, _e
 
 
 class HeuristicBot(Bot):
@@ -345,19 +403,19 @@ class HeuristicBot(Bot):
     def _equity(self, ids: list[int], rank: int, draws_left: int, opp_last: list[int]) -> float:
         """Heads-up equity guess against one typical opponent."""
         if draws_left == 0:
-            e = _made_equity(rank)
+            e = _MADE_EQUITY[rank]
         else:
             throw = self.discard(ids, rank, draws_left, opp_last)
             k = len(throw)
             if k == 0:
-                e = _made_equity(rank) + 0.02 * draws_left
+                e = _MADE_EQUITY[rank] + 0.02 * draws_left
             else:
                 kept = [c >> 2 for c in ids if c not in throw]
                 e = _DRAW_BASE[k] + _DRAW_EXTRA[k] * (draws_left - 1)
                 if kept and max(kept) <= 5:  # drawing to a seven
                     e += 0.05
                 if rank <= _NO_PAIR_WORST:
-                    e = max(e, 0.85 * _made_equity(rank))  # a rough made hand is a draw too
+                    e = max(e, 0.85 * _MADE_EQUITY[rank])  # a rough made hand is a draw too
             if opp_last:
                 mine = len(throw)
                 for d in opp_last:
@@ -378,51 +436,62 @@ class HeuristicBot(Bot):
     # -- the decision ------------------------------------------------------------------------
 
     def act(self, view: dict[str, Any]) -> Action:
-        ids = view_hole_ids(view)
+        ids = [_TEXT_ID[t] for t in view["hole_cards"]]
         rank = rank_ids(ids)
         street = view["street"]
-        opps, opp_last = self._opponents(view)
-        if view["phase"] == "draw":
-            return Action("discard", None, self.discard(ids, rank, 3 - street, opp_last))
-        legal = _legal(view)
+        me = view["seat"]
+        # the live opponents, and how many cards each drew at the last draw so far
+        # (``_opponents``, inlined)
+        n_opps = 0
+        opp_last = []
+        for pl in view["players"]:
+            if pl["seat"] != me and not pl["folded"]:
+                n_opps += 1
+                d = pl["draws"]
+                if d:
+                    opp_last.append(d[-1])
         draws_left = 3 - street
+        if view["phase"] == "draw":
+            return _discard_action(self.discard(ids, rank, draws_left, opp_last))
+        legal = {d["kind"]: d for d in view["legal_actions"]}
         rng = self.rng
         e = self._equity(ids, rank, draws_left, opp_last) + rng.uniform(-0.03, 0.03)
         e = min(0.98, max(0.01, e))
-        n = max(1, len(opps))
+        n = max(1, n_opps)
         # chance to win against n opponents: e = 0.5 gives the fair share 1/(n+1)
         p = min(0.97, (2.0 * e) ** n / (n + 1))
         fair = 1.0 / (n + 1)
         agg = self.aggression
-        me = view["seat"]
-        raises, voluntary = _round_action(view["history"])
-        if street == 0:
-            late = _seats_behind(me, view) <= 2  # button, blinds (fewer players behind)
-        else:
-            late = _last_to_act(me, view["button"], view)
-        pot = view["pot"]
-        if "call" in legal:
-            to_call = legal["call"]["amount"] - _my_bet(view)
-            odds = to_call / (pot + to_call)
+        # (the position and the round's action are read from the view only where needed)
+        call = legal.get("call")
+        if call is not None:
+            to_call = call["amount"] - _my_bet(view)
+            odds = to_call / (view["pot"] + to_call)
             if "raise" in legal:
-                if street == 0 and not voluntary and late:
+                raises, voluntary = _round_action(view["history"])
+                # late: button, blinds (fewer players behind)
+                if street == 0 and not voluntary and _seats_behind(me, view) <= 2:
                     # first in from late position: raise or fold, do not limp
                     if p >= fair * 1.15 / agg:
-                        return Action("raise", legal["raise"]["amount"])
+                        return _betting_action("raise", legal["raise"]["amount"])
                     if view["big_blind_seat"] != me and view["small_blind_seat"] != me:
-                        return Action("fold")
+                        return make_action("fold")
                 if p >= fair * (1.6 + 0.3 * max(0, raises - 1)) / agg and p > 0.4:
-                    return Action("raise", legal["raise"]["amount"])
+                    return _betting_action("raise", legal["raise"]["amount"])
             # drawing hands get implied odds while there are draws left
             if p >= odds * (0.75 if draws_left else 1.0):
-                return Action("call", legal["call"]["amount"])
-            return Action("fold")
+                return _betting_action("call", call["amount"])
+            return make_action("fold")
         # nothing to call: check, bet (or the big blind's raise option)
         kind = "bet" if "bet" in legal else "raise" if "raise" in legal else None
         if kind is not None:
+            if street == 0:
+                late = _seats_behind(me, view) <= 2
+            else:
+                late = _last_to_act(me, view["button"], view)
             threshold = fair * (1.35 if late else 1.55) / agg
             if p >= threshold and p > 0.3:
-                return Action(kind, legal[kind]["amount"])
+                return _betting_action(kind, legal[kind]["amount"])
             if (
                 street > 0
                 and late
@@ -431,8 +500,8 @@ class HeuristicBot(Bot):
                 and opp_last[0] > 0
                 and rng.random() < self.bluff
             ):
-                return Action(kind, legal[kind]["amount"])
-        return Action("check")
+                return _betting_action(kind, legal[kind]["amount"])
+        return make_action("check")
 
 
 def _my_bet(view: Mapping[str, Any]) -> int:

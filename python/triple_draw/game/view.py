@@ -4,55 +4,88 @@ A view holds the seat's own current cards (none once he has folded), the public 
 how many cards each player drew, and the hands shown at showdown. It never holds another
 seat's unshown cards, anyone's discards (not even the seat's own: they may be reshuffled
 and dealt to somebody else), mucked hands, or the stub.
+
+Speed: the public part of the history is the same for every seat, and the engine only
+ever appends to its log. So the first ``view()`` of a hand creates a :class:`_ViewCache`
+holding the public history as already-built JSON-ready entries and every seat's draw
+counts, and each later ``view()`` only converts the log entries appended since. The
+engine itself never touches the cache: a hand nobody views pays nothing for it. Every
+call returns fresh containers (shallow copies of the cached entries), so a caller that
+mutates a view cannot change the next one.
 """
 
 from __future__ import annotations
 
+from threading import Lock
 from typing import TYPE_CHECKING, Any
 
 from triple_draw.game.cards import CARD_TEXT
-from triple_draw.game.events import expand_log
 from triple_draw.game.phase import BET, OVER, PHASES
 
 __all__ = ["ViewMixin"]
 
 # events whose cards are private: the view keeps only how many there were
 _COUNT_ONLY = frozenset(("deal", "discard", "draw"))
+_STAKES = ("small_blind", "big_blind", "small_bet", "big_bet", "ante")
+_DISCARD_PHASE = {"kind": "discard", "max_cards": 5}
+_copy = dict.copy
 
 
-class ViewMixin:
-    if not TYPE_CHECKING:  # the attributes live in Hand.__slots__
-        __slots__ = ()
+class _ViewCache:
+    """The public history of one hand as JSON-ready entries, built incrementally.
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` is allowed to know, as plain JSON-ready data."""
-        h: Any = self
+    ``log`` is the hand's log list this cache was built from and ``pos`` how many of its
+    entries have been converted: if the hand's ``_log`` is another list, or shorter than
+    ``pos`` (or its ``rules`` another object), the cache is stale and rebuilt from
+    scratch."""
+
+    __slots__ = (
+        "draws",
+        "history",
+        "lock",
+        "log",
+        "nested",
+        "order",
+        "pos",
+        "rules",
+        "seats",
+        "stakes",
+    )
+
+    def __init__(self, h: Any) -> None:
         n = h._n
-        if type(seat) is not int or not 0 <= seat < n:
-            raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
-        live = h._live
-        betting = h._phase == BET
-        shown: dict[int, list[str]] = {}
-        for j, is_shown in h._showdown or ():
-            if is_shown:
-                shown[j] = [CARD_TEXT[c] for c in h._hands[j]]
-        players = []
-        for j in range(n):
-            players.append(
-                {
-                    "seat": j,
-                    "stack": h._stacks[j],
-                    "bet": h._bet[j] if betting else 0,
-                    "committed": h._total[j],
-                    "folded": not live[j],
-                    "all_in": live[j] and h._stacks[j] == 0 and h._phase != OVER,
-                    "cards": len(h._hands[j]) if live[j] else 0,
-                    "draws": list(h.draws(j)),
-                    "shown": shown.get(j),
-                }
-            )
-        history = []
-        for kind, who, amount, cards in expand_log(h._log, h._deal_order()):
+        self.log: list[tuple[Any, ...]] = h._log
+        self.pos = 0
+        #: the public history entries (never handed out: views get copies)
+        self.history: list[dict[str, Any]] = []
+        #: indices of ``history`` entries holding a list (shown cards): copied one level
+        #: deeper
+        self.nested: list[int] = []
+        #: draws[seat]: cards drawn at each draw so far
+        self.draws: list[list[int]] = [[] for _ in range(n)]
+        self.seats = range(n)
+        #: seats in dealing order (to split the compact ``deal_all`` log entry)
+        self.order = h._deal_order()
+        self.rules = rules = h.rules
+        self.stakes = {k: getattr(rules, k) for k in _STAKES}
+        #: held while converting, so that views read from several threads at once never
+        #: convert an entry twice (``pos`` moves only once the entries are in)
+        self.lock = Lock()
+
+    def update(self) -> None:
+        """Convert the log entries appended since the last call."""
+        log = self.log
+        end = len(log)
+        history = self.history
+        append = history.append
+        for i in range(self.pos, end):
+            kind, who, amount, cards = log[i]
+            if kind == "deal_all":  # one "deal" per seat, as in ``expand_log``
+                order = self.order
+                n = len(order)
+                for p, seat in enumerate(order):
+                    append({"kind": "deal", "seat": seat, "count": len(cards[p::n])})
+                continue
             e: dict[str, Any] = {"kind": kind}
             if who is not None and who >= 0:
                 e["seat"] = who
@@ -61,30 +94,99 @@ class ViewMixin:
             if cards is not None:
                 if kind in _COUNT_ONLY:
                     e["count"] = len(cards)
+                    if kind == "discard" and who in self.seats:
+                        self.draws[who].append(len(cards))
                 else:  # "show": public
                     e["cards"] = [CARD_TEXT[c] for c in cards]
-            history.append(e)
+                    self.nested.append(len(history))
+            append(e)
+        self.pos = end
+
+
+class ViewMixin:
+    if TYPE_CHECKING:
+        _view_cache: _ViewCache
+    else:
+        # The one attribute of the view cache; it is left unset until the first view().
+        # It lives here rather than in ``Hand.__slots__`` on purpose: ``Hand.copy()``
+        # copies exactly ``Hand.__slots__`` and ``from_dict`` sets them one by one, so a
+        # copy or a restored hand starts without a cache and never shares one.
+        __slots__ = ("_view_cache",)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` is allowed to know, as plain JSON-ready data.
+
+        Each call returns new containers: changing a returned view does not affect the
+        hand or any later view."""
+        h: Any = self
+        n = h._n
+        if type(seat) is not int or not 0 <= seat < n:
+            raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
+        log = h._log
+        try:
+            vc = h._view_cache
+        except AttributeError:
+            vc = h._view_cache = _ViewCache(h)
+        else:
+            if vc.log is not log or vc.pos > len(log) or vc.rules is not h.rules:
+                vc = h._view_cache = _ViewCache(h)
+        if vc.pos != len(log):
+            with vc.lock:
+                vc.update()
+        history = list(map(_copy, vc.history))
+        for i in vc.nested:
+            e = history[i]
+            e["cards"] = e["cards"][:]
+        phase = h._phase
+        live = h._live
+        stacks = h._stacks
+        total = h._total
+        hands = h._hands
+        draws = vc.draws
+        betting = phase == BET
+        bet = h._bet if betting else [0] * n
+        not_over = phase != OVER
+        shown: dict[int, list[str]] = {}
+        for j, is_shown in h._showdown or ():
+            if is_shown:
+                shown[j] = [CARD_TEXT[c] for c in hands[j]]
+        players = [
+            {
+                "seat": j,
+                "stack": stacks[j],
+                "bet": bet[j],
+                "committed": total[j],
+                "folded": not live[j],
+                "all_in": live[j] and stacks[j] == 0 and not_over,
+                "cards": len(hands[j]) if live[j] else 0,
+                "draws": draws[j][:],
+                "shown": shown.get(j),
+            }
+            for j in range(n)
+        ]
+        actor = h._actor
+        if actor != seat:
+            legal: list[dict[str, Any]] = []
+        elif betting:
+            legal = _betting_actions(h, seat)
+        else:
+            legal = [_DISCARD_PHASE.copy()]
         d: dict[str, Any] = {
             "seat": seat,
             "n_players": n,
             "button": h._button,
             "small_blind_seat": h._sb,
             "big_blind_seat": h._bb,
-            "stakes": {
-                k: getattr(h.rules, k)
-                for k in ("small_blind", "big_blind", "small_bet", "big_bet", "ante")
-            },
-            "phase": PHASES[h._phase],
+            "stakes": vc.stakes.copy(),
+            "phase": PHASES[phase],
             "street": h._street,
-            "actor": h.actor,
-            "pot": sum(h._total),
+            "actor": actor,
+            "pot": sum(total),
             "bet_level": h._level if betting else 0,
-            "hole_cards": [CARD_TEXT[c] for c in h._hands[seat]] if live[seat] else [],
+            "hole_cards": [CARD_TEXT[c] for c in hands[seat]] if live[seat] else [],
             "players": players,
             "history": history,
-            "legal_actions": [a.to_dict() for a in h.legal_actions()]
-            if h._actor == seat and betting
-            else ([{"kind": "discard", "max_cards": 5}] if h._actor == seat else []),
+            "legal_actions": legal,
             "result": None,
         }
         res = h.result
@@ -96,3 +198,22 @@ class ViewMixin:
                 "net": list(res.net),
             }
         return d
+
+
+def _betting_actions(h: Any, s: int) -> list[dict[str, Any]]:
+    """``[a.to_dict() for a in h.legal_actions()]`` for the actor ``s`` of a betting
+    round, without building the Action objects (the same logic as
+    :meth:`Hand.legal_actions`)."""
+    out: list[dict[str, Any]] = [{"kind": "fold"}]
+    mine = h._bet[s]
+    level = h._level
+    owe = level - mine
+    if owe > 0:
+        x = h._stacks[s]
+        out.append({"kind": "call", "amount": mine + (owe if owe < x else x)})
+    else:
+        out.append({"kind": "check"})
+    amount = h.bet_or_raise_amount()
+    if amount is not None:
+        out.append({"kind": "bet" if level == 0 else "raise", "amount": amount})
+    return out
