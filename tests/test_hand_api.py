@@ -273,6 +273,7 @@ def _reference_view(h: Hand, seat: int) -> dict:
         history.append(e)
     res = h.result
     return {
+        "schema_version": 1,
         "seat": seat,
         "n_players": n,
         "button": h.button,

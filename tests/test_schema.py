@@ -174,8 +174,22 @@ def test_from_dict_refuses_other_versions_missing_and_extra_fields(change, messa
 def test_not_a_document() -> None:
     with pytest.raises(SchemaError, match="must be a JSON object"):
         schema.validate_hand_state([1, 2])
-    with pytest.raises(SchemaError, match=r"view document: \$: expected object"):
+    with pytest.raises(SchemaError, match="a view document must be a JSON object"):
         schema.validate_view("view")
+
+
+def test_views_carry_their_schema_version() -> None:
+    view = Hand(Rules(), [100, 100, 100], seed=3).view(0)
+    assert view["schema_version"] == schema.VIEW_VERSION == 1
+    schema.validate_view(view)
+    for bad, message in ((2, "schema_version 2"), (None, "schema_version None")):
+        doc = dict(view, schema_version=bad)
+        with pytest.raises(SchemaError, match=message):
+            schema.validate_view(doc)
+    doc = dict(view)
+    del doc["schema_version"]
+    with pytest.raises(SchemaError, match="missing field 'schema_version'"):
+        schema.validate_view(doc)
 
 
 def test_views_never_show_hidden_cards() -> None:

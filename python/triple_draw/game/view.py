@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.phase import BET, OVER, PHASES
+from triple_draw.schema import VIEW_VERSION
 
 __all__ = ["ViewMixin"]
 
@@ -172,6 +173,7 @@ class ViewMixin:
         else:
             legal = [_DISCARD_PHASE.copy()]
         d: dict[str, Any] = {
+            "schema_version": VIEW_VERSION,
             "seat": seat,
             "n_players": n,
             "button": h._button,

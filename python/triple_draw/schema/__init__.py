@@ -88,27 +88,33 @@ def load_schema(name: str) -> dict[str, Any]:
     return doc
 
 
+def _check_version(doc: Any, title: str, version: int) -> None:
+    if not isinstance(doc, dict):
+        raise SchemaError(f"a {title} must be a JSON object (dict), got {type(doc).__name__}")
+    if "schema_version" not in doc:
+        raise SchemaError(
+            f"{title}: $: missing field 'schema_version' "
+            f"(this version of triple_draw reads schema version {version})"
+        )
+    v = doc["schema_version"]
+    if v != version or type(v) is not int:
+        raise SchemaError(
+            f"{title} has schema_version {v!r}; this version of triple_draw reads "
+            f"schema version {version}"
+        )
+
+
 def validate_hand_state(doc: Any) -> None:
     """Check a :meth:`Hand.to_dict` document: its ``schema_version`` first (another version
     is refused with a clear message), then the whole document against the schema."""
-    if not isinstance(doc, dict):
-        raise SchemaError(f"a hand document must be a JSON object (dict), got {type(doc).__name__}")
-    if "schema_version" not in doc:
-        raise SchemaError(
-            f"hand document: $: missing field 'schema_version' "
-            f"(this version of triple_draw reads schema version {HAND_STATE_VERSION})"
-        )
-    v = doc["schema_version"]
-    if v != HAND_STATE_VERSION or type(v) is not int:
-        raise SchemaError(
-            f"hand document has schema_version {v!r}; this version of triple_draw reads "
-            f"schema version {HAND_STATE_VERSION}"
-        )
+    _check_version(doc, "hand document", HAND_STATE_VERSION)
     validate(doc, "hand_state")
 
 
 def validate_view(doc: Any) -> None:
-    """Check a :meth:`Hand.view` document against the view schema."""
+    """Check a :meth:`Hand.view` document: its ``schema_version`` first (another version is
+    refused with a clear message), then the whole document against the view schema."""
+    _check_version(doc, "view document", VIEW_VERSION)
     validate(doc, "view")
 
 
