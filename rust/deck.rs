@@ -85,17 +85,7 @@ impl Stream {
     /// A uniform integer in `0..n` (Lemire's method; `n` >= 1).
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        debug_assert!(n > 0);
-        let mut m = self.next_u32() as u64 * n as u64;
-        let mut low = m as u32;
-        if low < n {
-            let threshold = n.wrapping_neg() % n;
-            while low < threshold {
-                m = self.next_u32() as u64 * n as u64;
-                low = m as u32;
-            }
-        }
-        (m >> 32) as u32
+        below(&mut self.rng, n)
     }
 
     /// Fisher–Yates from the back.
@@ -106,6 +96,23 @@ impl Stream {
             a.swap(i, j);
         }
     }
+}
+
+/// A uniform integer in `0..n` from any generator (`n` >= 1): Lemire's multiply-and-reject
+/// method, which has no modulo bias and rarely needs a second word.
+#[inline(always)]
+pub fn below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
+    debug_assert!(n > 0);
+    let mut m = rng.next_u32() as u64 * n as u64;
+    let mut low = m as u32;
+    if low < n {
+        let threshold = n.wrapping_neg() % n;
+        while low < threshold {
+            m = rng.next_u32() as u64 * n as u64;
+            low = m as u32;
+        }
+    }
+    (m >> 32) as u32
 }
 
 /// A deck: the stub (dealt from `pos` onwards) and its random stream.

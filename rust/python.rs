@@ -629,6 +629,8 @@ impl Deck {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NUM_CLASSES", eval::NUM_CLASSES)?;
+    let categories: Vec<&str> = eval::Category::ALL.iter().map(|c| c.as_str()).collect();
+    m.add("CATEGORIES", PyTuple::new(m.py(), categories)?)?;
     m.add_class::<Card>()?;
     m.add_class::<HandRank>()?;
     m.add_class::<Deck>()?;

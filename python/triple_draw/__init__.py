@@ -8,6 +8,7 @@ game layer on top of it.
 from __future__ import annotations
 
 from triple_draw._core import (
+    CATEGORIES,
     NUM_CLASSES,
     Card,
     Deck,
@@ -33,6 +34,7 @@ from triple_draw.errors import (
 )
 
 __all__ = [
+    "CATEGORIES",
     "NUM_CLASSES",
     "Card",
     "Deck",

@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "CATEGORIES",
     "Card",
     "Deck",
     "HandRank",
@@ -25,6 +26,7 @@ __all__ = [
 
 __version__: str
 NUM_CLASSES: int
+CATEGORIES: tuple[str, ...]
 
 _CardLike: TypeAlias = str | SupportsIndex | Card
 _CardsLike: TypeAlias = str | Iterable[_CardLike]

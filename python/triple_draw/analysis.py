@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from triple_draw import _core
-from triple_draw._core import Card, HandRank, card_ids, parse_cards
+from triple_draw._core import CATEGORIES, Card, HandRank, card_ids, parse_cards
 from triple_draw.errors import AnalysisError
 
 __all__ = [
@@ -68,18 +68,6 @@ CardsLike = str | Sequence[str | int | Card]
 RankLike = int | HandRank | str | Sequence[str | int | Card]
 Method = Literal["auto", "exact", "sample"]
 
-#: Hand categories, best first (the index is the category's order).
-CATEGORIES: tuple[str, ...] = (
-    "no pair",
-    "one pair",
-    "two pair",
-    "three of a kind",
-    "straight",
-    "flush",
-    "full house",
-    "four of a kind",
-    "straight flush",
-)
 
 #: Trials used when a result is sampled and ``trials`` is not given.
 DEFAULT_TRIALS = 200_000

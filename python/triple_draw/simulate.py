@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from triple_draw._core import rank_ids
+from triple_draw._core import CATEGORIES, rank_ids
 from triple_draw._executors import RayExecutor, resolve_executor, run_ordered
 from triple_draw.errors import IllegalActionError
 from triple_draw.game.actions import Action
@@ -44,18 +44,6 @@ from triple_draw.game.table import Table
 
 __all__ = ["simulate", "SimulationResult", "SeatResult", "RayExecutor", "chunk_seed", "CATEGORIES"]
 
-#: Hand categories, best first (the ``.category`` strings of :class:`triple_draw.HandRank`).
-CATEGORIES = (
-    "no pair",
-    "one pair",
-    "two pair",
-    "three of a kind",
-    "straight",
-    "flush",
-    "full house",
-    "four of a kind",
-    "straight flush",
-)
 # the last rank of each category (RULES §2 class counts, cumulated)
 _CAT_LAST = []
 _acc = 0

@@ -16,6 +16,7 @@
 use super::strategy::Strategy;
 use super::{choose, combos::for_each_combo, in_pool, mask_of, AnalysisError, CHUNK, MAX_DRAWS};
 use crate::cards::card_text;
+use crate::deck::below;
 use crate::eval::{tables, Tables};
 use rand_chacha::ChaCha12Rng;
 use rand_core::{Rng, SeedableRng};
@@ -124,19 +125,6 @@ enum Event {
     Draw { draw: usize, seat: usize },
 }
 
-#[inline(always)]
-fn below(rng: &mut ChaCha12Rng, n: u32) -> u32 {
-    let mut m = rng.next_u32() as u64 * n as u64;
-    let mut low = m as u32;
-    if low < n {
-        let threshold = n.wrapping_neg() % n;
-        while low < threshold {
-            m = rng.next_u32() as u64 * n as u64;
-            low = m as u32;
-        }
-    }
-    (m >> 32) as u32
-}
 
 impl Model {
     /// Validates seats, dead cards and the number of draws.
