@@ -19,10 +19,12 @@ Actions written and read::
     p1 sm 7h6c4c3d2c / p1 sm  show / muck at showdown (``p1 sm -``: show as held)
 
 Unknown cards are ``??``: cards shown later (at showdown, or discarded face up) fill in
-what was unknown before; ``loads`` deals the rest from cards the history leaves free at
-that moment (a hand mucked unseen at showdown gets losing cards: our showdown is
-automatic). Anything malformed or illegal raises
-:class:`~triple_draw.errors.HistoryError` naming the line and the action.
+what was unknown before; ``loads`` chooses the rest among the cards the deal could give at
+that moment under the hand's rules (a hand mucked unseen at showdown gets losing cards:
+our showdown is automatic). The replay runs under the hand's own rules, and the engine
+checks every dealt card when it is dealt, so it reshuffles where the original did.
+Anything malformed or illegal raises :class:`~triple_draw.errors.HistoryError` naming
+the line and the action.
 ``docs/interop.md`` lists where PokerKit's rules differ from ours.
 
 >>> from triple_draw.game import Hand, Rules
@@ -45,6 +47,7 @@ import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal, InvalidOperation
+from itertools import pairwise, permutations
 from typing import Any
 
 from triple_draw.errors import CardError, DeckError, HistoryError, IllegalActionError, RulesError
@@ -122,7 +125,8 @@ _GENERATED = frozenset(_REQUIRED) | {
     "ante_trimming_status",
     RULES_FIELD,
 }
-#: Deals of the unknown cards tried when a hand mucked unseen would win the showdown.
+#: Choices of the unknown cards tried (a choice can get stuck: a card the history names
+#: later cannot be dealt then; or a hand mucked unseen would win the showdown).
 _MUCK_ATTEMPTS = 24
 #: Rule options kept in RULES_FIELD (the stakes are PHH fields).
 _OPTION_NAMES = (
@@ -687,16 +691,18 @@ class _Slot:
     """One card in one holding: known (``card``) or written ``??`` (``card`` None until
     revealed or chosen). It occupies its card from ``start`` (the action index it was
     dealt or reserved at; -1 for the deal) to ``end`` (the first action index at which
-    the card is free again)."""
+    the card is free again). ``epoch``: how many times the stub ran out before it was
+    dealt (see :func:`_find_reshuffles`)."""
 
-    __slots__ = ("card", "chosen", "end", "player", "start")
+    __slots__ = ("card", "chosen", "end", "epoch", "player", "start")
 
     def __init__(self, card: int | None, start: int, player: int) -> None:
         self.card = card
         self.start = start
         self.end = _NEVER
         self.player = player
-        self.chosen = False  # the card was chosen by assign, not given by the history
+        self.epoch = 0
+        self.chosen = False  # the card was chosen (fill), not given by the history
 
 
 class _Cards:
@@ -704,13 +710,24 @@ class _Cards:
     thrown and the replacements.
 
     Unknown cards (``??``) are resolved from later evidence first: a known card discarded
-    or shown from a holding with unknown cards is one of them. The rest get cards chosen
-    so that no card is ever in two places at once (``assign``): a card thrown away or
-    folded is free again from the next action.
+    or shown from a holding with unknown cards is one of them (preferably one the deal
+    could have given then). The rest get cards chosen (:meth:`fill`) so that no card is
+    ever in two places at once and every card is one the deal could give at that moment
+    under the hand's rules: a card thrown away or folded comes back only through the pool
+    of a reshuffle (the points where the stub runs out: :func:`_find_reshuffles`).
     """
 
-    def __init__(self, acts: list[_Act], n: int, loc: _Locator) -> None:
+    def __init__(
+        self,
+        acts: list[_Act],
+        n: int,
+        loc: _Locator,
+        timing: _Timing,
+        throw_rng: random.Random | None = None,
+    ) -> None:
         self.n = n
+        self.timing = timing
+        self.throw_rng = throw_rng
         self.deal: list[list[_Slot]] = [[] for _ in range(n)]
         self.hold: list[list[_Slot]] = [[] for _ in range(n)]
         self.dealt_done = [False] * n
@@ -718,18 +735,23 @@ class _Cards:
         self.receive: dict[int, list[_Slot]] = {}
         self.discards: dict[int, list[_Slot]] = {}
         self.slots: list[_Slot] = []
-        self._thrown: list[tuple[int, list[_Slot]]] = []  # (action index, cards thrown)
         self.mucked: list[list[_Slot]] = []  # hands mucked at showdown
         self._acts = acts
+        # set by start(), for choosing the unknown cards
+        self.busy: list[list[_Slot]] = []
+        self.rng = random.Random(0)
+        self.prefer_unnamed = True
+        self.linger = False
         for a in acts:
             try:
                 self._step(a)
             except _Bad as e:
                 raise HistoryError(f"{loc.where(a.i, a.text)}: {e}") from None
         # replacements the history never deals but the hand goes on after: unknown cards
-        # (only a draw the history ends in is left to the engine's deck)
+        # (only a draw the history ends in - nothing but declarations after it - is left
+        # to the engine's deck, as it is in a hand saved in the middle of a draw)
         for k, p in enumerate(self.pending):
-            if p is not None and any(a.verb != "noop" for a in acts[p.i + 1 :]):
+            if p is not None and any(a.verb not in ("noop", "sd", "dh") for a in acts[p.i + 1 :]):
                 self._settle(k)
         for k in range(n):
             if self.deal[k] and not self.dealt_done[k]:
@@ -740,10 +762,15 @@ class _Cards:
 
     # .. reading the actions ..
 
-    def _new(self, card: int | None, start: int, k: int) -> _Slot:
+    def _new(self, card: int | None, start: int, k: int, epoch: int = 0) -> _Slot:
         s = _Slot(card, start, k)
+        s.epoch = epoch
         self.slots.append(s)
         return s
+
+    def _replacements(self, p: _Act, cards: list[int | None]) -> list[_Slot]:
+        k = p.player
+        return [self._new(c, p.i, k, self.timing.epoch(p.i, x)) for x, c in enumerate(cards)]
 
     def _step(self, a: _Act) -> None:
         k = a.player
@@ -753,7 +780,7 @@ class _Cards:
                 need = len(self.discards[p.i])
                 if len(a.cards) != need:
                     raise _Bad(f"p{k + 1} discarded {need} cards but is dealt {len(a.cards)}")
-                ids = [self._new(c, p.i, k) for c in a.cards]
+                ids = self._replacements(p, a.cards)
                 self.receive[p.i] = ids
                 self.hold[k].extend(ids)
                 self.pending[k] = None
@@ -802,16 +829,16 @@ class _Cards:
         self._close_deal(k)
         p = self.pending[k]
         if p is not None:
-            ids = [self._new(None, p.i, k) for _ in self.discards[p.i]]
+            ids = self._replacements(p, [None] * len(self.discards[p.i]))
             self.receive[p.i] = ids
             self.hold[k].extend(ids)
             self.pending[k] = None
 
     def _take(self, k: int, cards: list[int], what: str) -> list[_Slot]:
         """Take ``cards`` out of p(k+1)'s holding. A card he does not hold as known is one
-        of his unknown cards - one dealt after that card was last thrown or folded; the
-        cards that were free latest choose first (their choices are a subset of the
-        others')."""
+        of his unknown cards - one dealt after that card was last thrown or folded, and
+        preferably one the deal could give then (:meth:`_comes_back`); among the ways to
+        place them, the one that fits best (earliest slots on a tie)."""
         hold = self.hold[k]
         out = []
         rest = []
@@ -821,101 +848,231 @@ class _Cards:
                 rest.append(c)
             else:
                 out.append(hold.pop(j))
-        free_from = {
-            c: max((s.end for s in self.slots if s.card == c and s.end != _NEVER), default=-1)
-            for c in rest
-        }
-        for c in sorted(rest, key=lambda c: -free_from[c]):
-            best = None
-            for j, s in enumerate(hold):
-                if (
-                    s.card is None
-                    and s.start >= free_from[c]
-                    and (best is None or s.start < hold[best].start)
-                ):
-                    best = j
-            if best is None:
-                raise _Bad(f"p{k + 1} {what} {CARD_TEXT[c]}, which he does not hold")
-            hold[best].card = c
-            out.append(hold.pop(best))
+        if not rest:
+            return out
+        last: dict[int, _Slot | None] = {}
+        held: dict[int, list[_Slot]] = {}
+        for c in rest:
+            held[c] = [s for s in self.slots if s.card == c]
+            before = [s for s in held[c] if s.end != _NEVER]
+            last[c] = max(before, key=lambda s: s.end) if before else None
+        free = [s for s in hold if s.card is None]
+        best: tuple[_Slot, ...] | None = None
+        best_key: tuple[int, int] | None = None
+        for placing in permutations(free, len(rest)):
+            score = 0
+            for c, s in zip(rest, placing, strict=True):
+                prev = last[c]
+                if prev is not None and s.start < prev.end:
+                    break
+                score += self._comes_back(prev, s, held[c])
+            else:
+                key = (score, -sum(s.start for s in placing))
+                if best_key is None or key > best_key:
+                    best, best_key = placing, key
+        if best is None:
+            for c in rest:  # name a card that fits nowhere
+                prev = last[c]
+                if not any(prev is None or s.start >= prev.end for s in free):
+                    raise _Bad(f"p{k + 1} {what} {CARD_TEXT[c]}, which he does not hold")
+            raise _Bad(f"p{k + 1} {what} {_cards(rest)}, which he does not hold")
+        for c, s in zip(rest, best, strict=True):
+            s.card = c
+            hold.remove(s)
+            out.append(s)
         return out
+
+    def _comes_back(self, prev: _Slot | None, s: _Slot, history: list[_Slot]) -> int:
+        """How well the deal can give a card in slot ``s`` after it was last held in
+        ``prev`` (``history``: its other holdings): 2 surely (never held, dealt before
+        the stub first runs out; or back in the pool of the reshuffle just before
+        ``s``), 1 with help (it has to go through other hands first), 0 not at all (no
+        reshuffle between)."""
+        if prev is None:
+            return 2 if s.epoch == 0 else 1
+        e = self._entry(prev, history)
+        if e is None or e > s.epoch:
+            return 0
+        # in the pool of an earlier reshuffle it would be in the stub too early (the
+        # default rule deals it again before the stub re-forms; "pokerstars" keeps it in
+        # the stub, where it takes the place of a card dealt meanwhile)
+        return 2 if e == s.epoch else 1
+
+    def _entry(self, prev: _Slot, history: list[_Slot]) -> int | None:
+        """The reshuffle (1..) whose pool a card let go from ``prev`` goes into."""
+        timing = self.timing
+        for e in range(prev.epoch + 1, len(timing.reshuffles) + 1):
+            if timing.into_pool(prev, e) and not timing.kept_out(history, e):
+                return e
+        return None
 
     def _discard(self, k: int, a: _Act) -> None:
         thrown = self._take(k, [c for c in a.cards if c is not None], "discards")
-        for _ in range(len(a.cards) - len(thrown)):
+        need = len(a.cards) - len(thrown)
+        if need:
             hold = self.hold[k]
-            j = next((j for j, s in enumerate(hold) if s.card is None), None)
-            if j is None:
+            unknown = [s for s in hold if s.card is None]
+            if len(unknown) < need:
                 raise _Bad(
                     f"p{k + 1} discards an unknown card '??' but every card he holds is known"
                 )
-            thrown.append(hold.pop(j))
+            # which of his unknown cards he threw: the oldest, or (later attempts) any
+            rng = self.throw_rng
+            for s in unknown[:need] if rng is None else rng.sample(unknown, need):
+                hold.remove(s)
+                thrown.append(s)
         self.discards[a.i] = thrown
-        for s in thrown:  # free again from the next action (replays serve at once)
+        for s in thrown:  # free again from the next action
             s.end = a.i + 1
-        self._thrown.append((a.i, thrown))
         if a.cards:
             self.pending[k] = a
 
     # .. choosing the unknown cards ..
 
-    def assign(self, rng: random.Random, pokerstars: bool, prefer_unnamed: bool = True) -> None:
-        """Give every still unknown slot a card that is free for its whole lifetime."""
-        busy: list[list[tuple[int, int]]] = [[] for _ in range(52)]
+    def start(self, rng: random.Random, attempt: int) -> None:
+        """Forget the cards chosen before and set how to choose in this attempt."""
+        for s in self.slots:
+            if s.chosen:
+                s.card = None
+                s.chosen = False
+        self.rng = rng
+        self.prefer_unnamed = attempt % 2 == 0
+        # "pokerstars" keeps a card reshuffled early in the stub until it is dealt: let
+        # cards linger there (it may crowd a small stub) in every other pair of attempts
+        self.linger = attempt % 4 >= 2
+        self.busy = [[] for _ in range(52)]
         for s in self.slots:
             if s.card is not None:
-                busy[s.card].append((s.start, s.end))
-        thrown_by: list[list[tuple[int, _Slot]]] = [[] for _ in range(self.n)]
-        for i, slots in self._thrown:
+                self.busy[s.card].append(s)
+
+    def assign(self) -> None:
+        """Before the replay: the unknown cards dealt before the stub first runs out (the
+        hole cards among them) - at the deal every card is in the stub."""
+        self.fill(0, range(52), -1)
+
+    def fill(self, epoch: int, stub: Iterable[int], now: int) -> None:
+        """Give a card of ``stub`` to every unknown slot dealt from it: the slots of
+        ``epoch`` dealt from action ``now`` on (until the stub runs out).
+
+        A card the history deals again from this stub stays for that deal. A card it
+        names again later must go through a hand into the pool of the reshuffle before
+        that (the default rule deals every card of the stub before it re-forms the
+        stub): such cards are matched to slots that lead there (augmenting paths), the
+        direct ones first; the other slots get cards the history no longer needs (never
+        named ones first if ``prefer_unnamed``; a hand mucked unseen the worst)."""
+        slots = [s for s in self.slots if s.card is None and s.epoch == epoch and s.start >= now]
+        if not slots:
+            return
+        rng = self.rng
+        rng.shuffle(slots)
+        neutral: list[int] = []
+        demand: dict[int, _Slot] = {}
+        for c in stub:
+            nxt = min(
+                (t for t in self.busy[c] if t.start >= now), key=lambda t: t.start, default=None
+            )
+            if nxt is None:
+                neutral.append(c)
+            elif nxt.epoch > epoch:
+                demand[c] = nxt
+            # else: dealt again from this stub by the history
+        pokerstars = self.timing.pokerstars
+        routes: dict[int, list[tuple[_Slot, int]]] = {}
+        for c, nxt in demand.items():
+            ways = []
             for s in slots:
-                thrown_by[s.player].append((i, s))
-        order = list(range(52))
+                if s.end > nxt.start:
+                    continue
+                history = [*self.busy[c], s]
+                how = self._comes_back(s, nxt, history)
+                if how and pokerstars and self._blocks(s, c):
+                    how = 0
+                if how == 1 and not (pokerstars and self.linger):
+                    # into an earlier pool: the default rule deals it again from that
+                    # stub ("pokerstars" may keep it there, but that stub is small),
+                    # so some hand dealt from there must lead on to its pool
+                    e = self._entry(s, history)
+                    if not any(
+                        t.card is None
+                        and t.epoch == e
+                        and t.end <= nxt.start
+                        and self._comes_back(t, nxt, [*history, t]) == 2
+                        for t in self.slots
+                    ):
+                        how = 0
+                if how:
+                    ways.append((s, how))
+            routes[c] = ways
+        card_of: dict[int, int] = {}  # id(slot) -> card
+
+        def place(c: int, least: int, seen: set[int]) -> bool:
+            for s, how in routes[c]:
+                if how < least or id(s) in seen:
+                    continue
+                seen.add(id(s))
+                other = card_of.get(id(s))
+                if other is None or place(other, least, seen):
+                    card_of[id(s)] = c
+                    return True
+            return False
+
+        order = list(demand)
         rng.shuffle(order)
-        for s in sorted((s for s in self.slots if s.card is None), key=lambda s: s.start):
-            banned = set()
-            if pokerstars:  # he can never get back a card he threw
-                banned = {t.card for i, t in thrown_by[s.player] if i < s.start}
-            # a card the history never names if there is one (as a real deal would most
-            # likely give); else best fit: the free card needed again soonest after this
-            # slot ends, keeping long free stretches for the slots still to come
-            best, best_next = -1, _NEVER + 2
-            for c in order:
-                if c in banned:
-                    continue
-                nxt = _NEVER + 1 if prefer_unnamed and not busy[c] else _NEVER
-                for b, e in busy[c]:
-                    if b < s.end and s.start < e:
-                        break
-                    if b >= s.end and b < nxt:
-                        nxt = b
-                else:
-                    if nxt == _NEVER + 1:
-                        best = c
-                        break
-                    if nxt < best_next:
-                        best, best_next = c, nxt
-            if best >= 0:
-                s.card = best
-                s.chosen = True
-                busy[best].append((s.start, s.end))
-            else:
-                raise HistoryError(
-                    "the unknown cards of this history cannot be dealt without a card being "
-                    "in two places"
-                )
-        # A hand mucked at showdown concedes; the engine has no such move, so its unknown
-        # cards are chosen to make it as bad as the free cards allow: pairs, trips, quads
-        # of high ranks (2-7: the lowest hand wins).
-        for hold in self.mucked:
-            for s in hold:
-                if not s.chosen:
-                    continue
-                busy[s.card].remove((s.start, s.end))  # type: ignore[index]
-                others = [t.card // 4 for t in hold if t is not s and t.card is not None]
-                free = [c for c in range(52) if all(e <= s.start or s.end <= b for b, e in busy[c])]
-                if free:
-                    s.card = max(free, key=lambda c: (others.count(c // 4), c // 4, c))
-                busy[s.card].append((s.start, s.end))  # type: ignore[index]
+        # the most constrained first: no way round, then the fewest direct ways
+        order.sort(key=lambda c: (any(h == 1 for _s, h in routes[c]), len(routes[c])))
+        placed = {c for c in order if place(c, 2, set())}  # straight into the right pool
+        last = epoch >= len(self.timing.reshuffles)
+        # the default rule deals the whole stub before the next reshuffle; otherwise the
+        # cards not needed here may stay in the stub as long as the other slots are full
+        must = len(demand) if not (self.timing.pokerstars or last) else len(slots) - len(neutral)
+        for c in order:
+            if len(placed) >= must:
+                break
+            if c not in placed and place(c, 1, set()):
+                placed = set(card_of.values())
+        if len(placed) < must:
+            raise _Bad(
+                "the unknown cards of this history cannot be dealt without a card being "
+                "in two places"
+            )
+        # the other slots: cards no longer needed
+        free = [s for s in slots if id(s) not in card_of]
+        rng.shuffle(neutral)
+        if self.prefer_unnamed:
+            neutral.sort(key=lambda c: bool(self.busy[c]))
+        for hold in self.mucked:  # a hand mucked unseen: as bad as possible
+            for s in [t for t in free if any(t is h for h in hold)]:
+                if not neutral:
+                    break
+                others = [
+                    (card_of.get(id(t)) if t.card is None else t.card) for t in hold if t is not s
+                ]
+                ranks = [c // 4 for c in others if c is not None]
+                c = max(neutral, key=lambda c: (ranks.count(c // 4), c // 4))
+                neutral.remove(c)
+                card_of[id(s)] = c
+                free.remove(s)
+        for s in free:
+            card_of[id(s)] = neutral.pop(0)
+        for s in slots:
+            c = card_of[id(s)]
+            s.card = c
+            s.chosen = True
+            self.busy[c].append(s)
+
+    def _blocks(self, s: _Slot, c: int) -> bool:
+        """Whether having thrown ``c`` from ``s`` keeps it out of a later "pokerstars"
+        pool that the history needs it in (a pool formed for the player of ``s``)."""
+        busy = self.busy[c]
+        chain = sorted((t for t in busy if t.start >= s.end), key=lambda t: t.start)
+        for a, b in pairwise(chain):
+            if (
+                a.end != _NEVER
+                and self._comes_back(a, b, busy)
+                and not self._comes_back(a, b, [*busy, s])
+            ):
+                return True
+        return False
 
 
 class _Bad(Exception):  # noqa: N818 - internal, turned into HistoryError
@@ -962,22 +1119,28 @@ def _load_one(
         raise HistoryError(f"{where}{e}") from None
     seat_of, button = _seating(data, n)
     acts = _parse_actions(data["actions"], n, loc)
-    cards = _Cards(acts, n, loc)
     core = _coremod.resolve_core(core)
-    unknown = [s for s in cards.slots if s.card is None]
+    timing = _find_reshuffles(the_rules, stacks_phh, seat_of, button, acts, core)
+    cards = _Cards(acts, n, loc, timing)
+    unknown = any(s.card is None for s in cards.slots)
     rng = random.Random(seed)
     first: HistoryError | None = None
     for attempt in range(_MUCK_ATTEMPTS if unknown else 1):
-        # unknown cards: preferably ones the history never names; if that greedy choice
-        # gets stuck, or a hand mucked unseen would win, choose again (best fit)
-        for s in unknown:
-            s.card = None
-        try:
-            cards.assign(rng, the_rules.reshuffle == "pokerstars", prefer_unnamed=attempt % 2 == 0)
-        except HistoryError as e:
-            if attempt % 2 == 0:
+        # unknown cards: preferably ones the history never names; if the greedy choice
+        # gets stuck (a card the history names later cannot be dealt then), or a hand
+        # mucked unseen would win, choose again
+        if attempt:
+            try:
+                cards = _Cards(acts, n, loc, timing, random.Random(rng.random()))
+            except HistoryError as e:
+                first = first or e
                 continue
-            raise HistoryError(f"{where}{e}") from None
+        cards.start(rng, attempt)
+        try:
+            cards.assign()
+        except _Bad as e:
+            first = first or HistoryError(f"{where}{e}")
+            continue
         try:
             return _replay(
                 the_rules, stacks_phh, seat_of, button, acts, cards, seed, core, loc, finishing
@@ -987,8 +1150,120 @@ def _load_one(
             if not e.chosen:
                 raise HistoryError(str(e)) from None
             first = first or e
+        except HistoryError as e:
+            if not unknown:
+                raise
+            first = first or e
     assert first is not None
     raise HistoryError(str(first)) from None
+
+
+class _Timing:
+    """When the stub runs out in a history (see :func:`_find_reshuffles`)."""
+
+    def __init__(self, pokerstars: bool) -> None:
+        self.pokerstars = pokerstars
+        #: per reshuffle: (action index of the served player's declaration, his PHH index)
+        self.reshuffles: list[tuple[int, int]] = []
+        #: per declaration (action index): the epoch of each of its replacements
+        self.epochs: dict[int, list[int]] = {}
+        self.last = 0  # the epoch after the last known reshuffle
+
+    def epoch(self, i: int, x: int) -> int:
+        """How many reshuffles come before replacement ``x`` of declaration ``i``."""
+        got = self.epochs.get(i)
+        return got[x] if got is not None and x < len(got) else self.last
+
+    def into_pool(self, s: _Slot, e: int) -> bool:
+        """Whether a card let go from slot ``s`` is in the pool of reshuffle ``e`` (1..)."""
+        if not 1 <= e <= len(self.reshuffles):
+            return False
+        time, player = self.reshuffles[e - 1]
+        # let go before the declaration of the player served (so also before the
+        # declarations after him, still on the table); never his own discards under
+        # "pokerstars"
+        return s.end <= time and not (self.pokerstars and s.player == player)
+
+    def kept_out(self, history: list[_Slot], e: int) -> bool:
+        """Whether "pokerstars" keeps the card out of reshuffle ``e`` because the player
+        served threw it before (``history``: its holdings)."""
+        if not self.pokerstars or not 1 <= e <= len(self.reshuffles):
+            return False
+        time, player = self.reshuffles[e - 1]
+        return any(t.player == player and t.end <= time for t in history)
+
+
+def _find_reshuffles(
+    rules: Rules,
+    stacks_phh: list[int],
+    seat_of: list[int],
+    button: int,
+    acts: list[_Act],
+    core: Any,
+) -> _Timing:
+    """Where the stub runs out, for choosing the unknown cards.
+
+    That depends only on how many cards are drawn and folded (under "pokerstars" also on
+    which cards a player threw, so there it is an estimate), so the actions replayed with
+    random cards find the points. A history that turns illegal is followed up to there."""
+    n = len(stacks_phh)
+    timing = _Timing(rules.reshuffle == "pokerstars")
+    stacks = [0] * n
+    for k, seat in enumerate(seat_of):
+        stacks[seat] = stacks_phh[k]
+    declared: list[int] = []
+    try:
+        hand = Hand(rules, stacks, button, 0, core=core)
+        for a in acts:
+            if a.verb not in ("sd", "f", "cc", "cbr"):
+                continue
+            seat = seat_of[a.player]
+            if hand.actor != seat or (a.verb == "sd") != hand.in_draw:
+                break
+            if a.verb == "sd":
+                hand.discard(hand.hole_ids(seat)[: len(a.cards)])
+                declared.append(a.i)
+            elif a.verb == "f":
+                hand.fold()
+            elif a.verb == "cc":
+                hand.check_or_call()
+            elif hand.bet_or_raise_amount() == a.amount:
+                hand.bet_or_raise()
+            else:
+                break
+    except (IllegalActionError, ValueError):
+        pass
+    if not declared:
+        return timing
+    pl = {seat: k for k, seat in enumerate(seat_of)}
+    stub = 52 - 5 * n
+    epoch = 0
+    latest: dict[int, int] = {}  # seat -> action index of his latest declaration
+    order = iter(declared)
+    pending: int | None = None
+    for e in hand.history:
+        if e.kind == "discard":
+            latest[e.seat] = next(order)  # type: ignore[index]
+        elif e.kind == "reshuffle":
+            pending = e.amount
+            timing.reshuffles.append((latest[e.seat], pl[e.seat]))  # type: ignore[index]
+        elif e.kind == "draw":
+            k = len(e.cards or ())
+            if pending is None:
+                epochs = [epoch] * k
+                stub -= k
+            elif timing.pokerstars:
+                epoch += 1
+                epochs = [epoch] * k
+                stub = pending - k
+            else:  # he got the rest of the stub, then cards of the new one
+                epochs = [epoch] * stub + [epoch + 1] * (k - stub)
+                epoch += 1
+                stub = pending - (k - epochs.count(epoch - 1))
+            pending = None
+            timing.epochs[latest[e.seat]] = epochs  # type: ignore[index]
+    timing.last = epoch
+    return timing
 
 
 def _replay(
@@ -1011,33 +1286,20 @@ def _replay(
         stacks[seat] = stacks_phh[k]
         if cards.deal[k]:
             hole[seat] = [s.card for s in cards.deal[k]]
-    # Every replacement of the history is given, so the deck never has to choose; what
-    # matters is only when a card is free. The replay serves each player right after his
-    # declaration ("immediate"), which makes the cards free exactly when the engine makes
-    # them free under either procedure, and checks only that a card dealt is not in a
-    # hand, on the table or among his own discards of this draw ("served-discards"; the
-    # "pokerstars" ban on older discards applies when the engine reshuffles, which a
-    # replay never does). The hand gets its own rules back before the end of the history
-    # (or before a draw that the history leaves unfinished).
-    replay_rules = rules.replace(draw_procedure="immediate", reshuffle="served-discards")
-    restored = replay_rules == rules
+    # Every card of the history is given (the unknown ones chosen by _Cards.fill),
+    # and the engine checks each one at the moment it is dealt, under the hand's own
+    # rules - so the replay reshuffles where the original did.
     try:
         if any(h is not None for h in hole):
-            hand = Hand(replay_rules, stacks, button, seed, hole_cards=hole, core=core)
+            hand = Hand(rules, stacks, button, seed, hole_cards=hole, core=core)
         else:
-            hand = Hand(replay_rules, stacks, button, seed, core=core)
+            hand = Hand(rules, stacks, button, seed, core=core)
     except (CardError, DeckError, ValueError) as e:
         raise HistoryError(f"{loc.prefix()}the dealt hole cards are impossible: {e}") from None
     shows: list[_Act] = []
-    draw_seen = -1
-    for idx, a in enumerate(acts):
+    for a in acts:
         if a.verb in ("noop", "dh"):
             continue
-        if a.verb == "sd" and hand.in_draw and hand.street != draw_seen:
-            draw_seen = hand.street
-            if not restored and not _draw_complete(acts, idx, len(hand.in_hand)):
-                hand = _with_rules(hand, rules, core)
-                restored = True
         k = a.player
         seat = seat_of[k]
 
@@ -1057,11 +1319,14 @@ def _replay(
             if a.verb == "sd":
                 if not hand.in_draw:
                     raise fail(f"p{k + 1} cannot draw: {_situation(hand, pl)}")
+                thrown = [s.card for s in cards.discards[a.i]]
                 r = cards.receive.get(a.i)
-                hand.discard(
-                    [s.card for s in cards.discards[a.i]],
-                    receive=None if r is None else [s.card for s in r],
-                )
+                if r is not None and any(s.card is None for s in r):
+                    try:
+                        _choose_replacements(hand, cards, thrown, r)
+                    except _Bad as e:
+                        raise fail(str(e)) from None
+                hand.discard(thrown, receive=None if r is None else [s.card for s in r])
             elif hand.in_draw:
                 raise fail(f"p{k + 1} must draw now, not bet ({_situation(hand, pl)})")
             elif a.verb == "f":
@@ -1082,8 +1347,6 @@ def _replay(
             # the engine names seats; the history names players
             why = re.sub(r"\bseat (\d+)", lambda m: f"p{pl[int(m.group(1))] + 1}", str(e))
             raise fail(why) from None
-    if not restored:
-        hand = _with_rules(hand, rules, core)
     if shows:
         _check_showdown(hand, shows, seat_of, cards, loc)
     if finishing is not None and hand.is_over:
@@ -1096,25 +1359,23 @@ def _replay(
     return hand
 
 
-def _draw_complete(acts: list[_Act], idx: int, players: int) -> bool:
-    """Whether the history holds all ``players`` declarations of the draw whose first
-    declaration is ``acts[idx]``."""
-    seen = 0
-    for a in acts[idx:]:
-        if a.verb == "sd":
-            seen += 1
-            if seen == players:
-                return True
-        elif a.verb not in ("dh", "noop"):
-            return False
-    return False
-
-
-def _with_rules(hand: Hand, rules: Rules, core: Any) -> Hand:
-    state = hand.to_dict()
-    state["rules"] = rules.to_dict()
-    new: Hand = Hand.from_dict(state, core=core)
-    return new
+def _choose_replacements(hand: Hand, cards: _Cards, thrown: list[Any], r: list[_Slot]) -> None:
+    """Choose the unknown replacements ``r`` of the actor's discard of ``thrown`` - and
+    with them every unknown card dealt from the same stub - among the cards the engine
+    could deal him."""
+    while True:
+        todo = [x for x, s in enumerate(r) if s.card is None]
+        if not todo:
+            return
+        first = todo[0]
+        given = [s.card for s in r]
+        stub = [c for c in hand._receivable(thrown, given[:first]) if c not in given]
+        cards.fill(r[first].epoch, stub, r[first].start)
+        if r[first].card is None:  # pragma: no cover - its epoch was misjudged
+            raise _Bad(
+                "the unknown cards of this history cannot be dealt without a card being "
+                "in two places"
+            )
 
 
 def _situation(hand: Hand, pl: dict[int, int]) -> str:

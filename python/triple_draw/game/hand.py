@@ -57,7 +57,8 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
     - ``core``: ``"compiled"``, ``"reference"`` or a module with ``Deck``/``rank_ids``
       (default: the compiled core).
     - ``withhold``: cards a replay will deal later as given cards (``discard(...,
-      receive=...)``): they are kept out of every random deal until then.
+      receive=...)``): cards of the stub that a random deal takes only once the rest of
+      the stub is used up.
 
     Drive it with :meth:`apply` or :meth:`fold`, :meth:`check_or_call`,
     :meth:`bet_or_raise`, :meth:`discard` while :attr:`actor` is not ``None``.
@@ -797,15 +798,15 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         )
 
     def _card_partition(self) -> dict[str, list[int]]:
-        """Where all 52 cards are: ``hands`` (seats still in), ``stub``, ``out_of_play``
-        (folded hands, discards, declared discards awaiting replacement, reserved given
-        cards). For tests: the three lists always partition ``range(52)``."""
+        """Where all 52 cards are: ``hands`` (seats still in), ``stub`` (the deck, then
+        any withheld cards of a replay), ``out_of_play`` (folded hands, discards, declared
+        discards awaiting replacement). Given cards reserved for a declared player stay
+        where they are until dealt. For tests: the three lists always partition
+        ``range(52)``."""
         hands = [c for s in range(self._n) if self._live[s] for c in self._hands[s]]
         out = list(self._out)
         for _j, t in self._declared:
             out.extend(t)
-        for r in self._reserved or ():
-            if r:
-                out.extend(c for c in r if c is not None)
-        out.extend(self._withheld or ())
-        return {"hands": hands, "stub": list(self._deck.stub_ids()), "out_of_play": out}
+        stub = list(self._deck.stub_ids())
+        stub.extend(self._withheld or ())
+        return {"hands": hands, "stub": stub, "out_of_play": out}
