@@ -107,8 +107,7 @@ def test_simulate_prints_a_summary_table(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_simulate_json_is_parseable_and_conserves_chips(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys,
+    argv = [
         "simulate",
         "--bots",
         "heuristic,random*2",
@@ -119,7 +118,8 @@ def test_simulate_json_is_parseable_and_conserves_chips(capsys: pytest.CaptureFi
         "--json",
         "--chunk-size",
         "50",
-    )
+    ]
+    code, out, _ = run(capsys, *argv)
     assert code == 0
     data = json.loads(out)
     assert data["players"] == 3 and data["hands"] == 150 and data["seed"] == 7
@@ -128,21 +128,7 @@ def test_simulate_json_is_parseable_and_conserves_chips(capsys: pytest.CaptureFi
     lo, hi = data["seats"][0]["ci95_per_100"]
     assert lo <= data["seats"][0]["chips_per_100"] <= hi
 
-    code, out2, _ = run(
-        capsys,
-        "simulate",
-        "--bots",
-        "heuristic,random*2",
-        "--hands",
-        "150",
-        "--seed",
-        "7",
-        "--json",
-        "--chunk-size",
-        "50",
-        "--workers",
-        "2",
-    )
+    code, out2, _ = run(capsys, *argv, "--workers", "2")
     assert code == 0
     again = json.loads(out2)
     assert again["seats"] == data["seats"]  # the same for any number of workers

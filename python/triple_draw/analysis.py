@@ -168,6 +168,19 @@ def _method(method: str) -> str:
     return method
 
 
+def _run_options(
+    method: str, trials: int | None, seed: int | None, threads: int | None, exact_limit: int
+) -> tuple[str, int, bytes | None, int | None, int]:
+    """The checked options every kernel takes last: method, trials, key, threads, exact_limit."""
+    return (
+        _method(method),
+        _count(trials, "trials", DEFAULT_TRIALS),
+        _key(seed),
+        _threads(threads),
+        _count(exact_limit, "exact_limit", DEFAULT_EXACT_LIMIT),
+    )
+
+
 def _five(cards: CardsLike, what: str) -> list[int]:
     ids = card_ids(cards)
     if len(ids) != 5:
@@ -427,11 +440,7 @@ def draw_odds(
         _draws(draws, "draws", 1),
         _later(strategy),
         card_ids(dead),
-        _method(method),
-        _count(trials, "trials", DEFAULT_TRIALS),
-        _key(seed),
-        _threads(threads),
-        _count(exact_limit, "exact_limit", DEFAULT_EXACT_LIMIT),
+        *_run_options(method, trials, seed, threads, exact_limit),
     )
     probs, cats, counts, exact, outcomes = odds
     probs.flags.writeable = False
@@ -533,11 +542,7 @@ def equity(
         [(k, s._tuple()) for k, s in zip(known, strats, strict=True)],
         card_ids(dead),
         _draws(draws_left, "draws_left", 0),
-        _method(method),
-        _count(trials, "trials", DEFAULT_TRIALS),
-        _key(seed),
-        _threads(threads),
-        _count(exact_limit, "exact_limit", DEFAULT_EXACT_LIMIT),
+        *_run_options(method, trials, seed, threads, exact_limit),
     )
     players = tuple(
         PlayerEquity(win=w, tie=t, equity=e, stderr=se, win_stderr=wse, tie_stderr=tse)
@@ -629,11 +634,7 @@ def best_discard(
         target_rank,
         opp,
         card_ids(dead),
-        _method(method),
-        _count(trials, "trials", DEFAULT_TRIALS),
-        _key(seed),
-        _threads(threads),
-        _count(exact_limit, "exact_limit", DEFAULT_EXACT_LIMIT),
+        *_run_options(method, trials, seed, threads, exact_limit),
     )
     objective = "target" if target_rank is not None else "equity"
     return [

@@ -57,6 +57,16 @@ def _seed(text: str) -> int:
     return v
 
 
+def _add_sampling_options(
+    p: argparse.ArgumentParser, *, trials_help: str, threads_help: str
+) -> None:
+    """--dead, --trials, --seed and --threads of the analysis commands (equity, discard)."""
+    p.add_argument("--dead", default="", metavar="CARDS", help="cards known to be out of play")
+    p.add_argument("--trials", type=_int_range(1), default=None, help=trials_help)
+    p.add_argument("--seed", type=_seed, default=None, help="seed for sampling")
+    p.add_argument("--threads", type=_int_range(1), default=None, help=threads_help)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog=PROG,
@@ -155,13 +165,10 @@ def build_parser() -> argparse.ArgumentParser:
         "'keep:8' (keep eights and better), 'keep:8:9' (... stand pat on a nine-low), "
         "or 'discard:Kd' (throw these cards at the next draw, then standard)",
     )
-    e.add_argument("--dead", default="", metavar="CARDS", help="cards known to be out of play")
-    e.add_argument(
-        "--trials", type=_int_range(1), default=None, help="Monte Carlo trials (default: automatic)"
-    )
-    e.add_argument("--seed", type=_seed, default=None, help="seed for sampling")
-    e.add_argument(
-        "--threads", type=_int_range(1), default=None, help="threads (default: all cores)"
+    _add_sampling_options(
+        e,
+        trials_help="Monte Carlo trials (default: automatic)",
+        threads_help="threads (default: all cores)",
     )
     e.add_argument("--json", action="store_true", help="print JSON")
     e.set_defaults(func=_cmd_equity)
@@ -195,12 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="STRATEGY",
         help="how the later draws (and opponents) draw (default standard)",
     )
-    d.add_argument("--dead", default="", metavar="CARDS", help="cards known to be out of play")
-    d.add_argument(
-        "--trials", type=_int_range(1), default=None, help="Monte Carlo trials per choice"
-    )
-    d.add_argument("--seed", type=_seed, default=None, help="seed for sampling")
-    d.add_argument("--threads", type=_int_range(1), default=None, help="threads")
+    _add_sampling_options(d, trials_help="Monte Carlo trials per choice", threads_help="threads")
     d.add_argument("--top", type=_int_range(1, 32), default=32, help="show only the best N choices")
     d.add_argument("--json", action="store_true", help="print JSON")
     d.set_defaults(func=_cmd_discard)

@@ -315,6 +315,14 @@ def _as_action(x: Any) -> Action:
     raise IllegalActionError(f"a bot must return an Action, got {x!r}")
 
 
+def _zero_tallies(
+    n: int,
+) -> tuple[list[int], list[int], list[int], list[int], list[int], list[list[int]], list[int]]:
+    """Per-seat tallies of ``n`` seats, all zero: net, net squared, hands won, showdowns,
+    showdowns won, showdowns per category, rebuys (the layout of :func:`_play_chunk`'s result)."""
+    return [0] * n, [0] * n, [0] * n, [0] * n, [0] * n, [[0] * 9 for _ in range(n)], [0] * n
+
+
 def _play_chunk(
     index: int,
     seed: int,
@@ -336,13 +344,7 @@ def _play_chunk(
         if callable(reseed):
             reseed(bot_seed)
     acts = [b.act for b in bots]
-    net = [0] * n
-    sq = [0] * n
-    won = [0] * n
-    sd = [0] * n
-    sdw = [0] * n
-    cats = [[0] * 9 for _ in range(n)]
-    rebuys = [0] * n
+    net, sq, won, sd, sdw, cats, rebuys = _zero_tallies(n)
     showdowns = 0
     pot_total = 0
     table = (
@@ -556,13 +558,7 @@ def _reduce(
     desc: str,
 ) -> SimulationResult:
     n = len(bots)
-    net = [0] * n
-    sq = [0] * n
-    won = [0] * n
-    sd = [0] * n
-    sdw = [0] * n
-    cats = [[0] * 9 for _ in range(n)]
-    rebuys = [0] * n
+    net, sq, won, sd, sdw, cats, rebuys = _zero_tallies(n)
     showdowns = 0
     pot_total = 0
     worker = 0.0

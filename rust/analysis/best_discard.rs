@@ -7,8 +7,8 @@
 //! enumerated when small and sampled when not. Sampled choices share the same random streams (common random numbers),
 //! which makes the comparison between choices much sharper than independent samples.
 
-use super::draw_odds::{one_draw_counts, split_hand};
-use super::engine::{HistSink, HistTally, Method, Model, RunOptions, Seat};
+use super::draw_odds::{rank_hist, split_hand, RankHist};
+use super::engine::{Model, RunOptions, Seat};
 use super::equity::equity_of_model;
 use super::strategy::{Plan, Strategy};
 use super::{in_pool, AnalysisError, MAX_DRAWS};
@@ -113,28 +113,23 @@ pub fn best_discard(
                     e.outcomes,
                 )
             }
-            &Objective::Target(target) if draws == 1 && opts.method != Method::Sample => {
-                let mut counts = vec![0u64; NUM_CLASSES as usize + 1];
-                let n = one_draw_counts(&keep, &unseen, &mut counts);
-                let hits: u64 = counts[1..=target as usize].iter().sum();
-                (hits as f64 / n as f64, 0.0, true, n)
-            }
             &Objective::Target(target) => {
-                let model = Model::new(&seats_for(card_mask), dead, draws)?;
-                let mut sink = HistSink::new();
-                if let Some(n) = model.try_exact(opts, &mut sink)? {
-                    (p_target(&sink.probs, target), 0.0, true, n)
-                } else {
-                    let tally =
-                        model.sample(&opts.key, opts.trials, opts.threads, 0, HistTally::new)?;
-                    let hits: u64 = tally.counts[1..=target as usize].iter().sum();
-                    let p = hits as f64 / opts.trials as f64;
-                    (
-                        p,
-                        (p * (1.0 - p) / opts.trials as f64).sqrt(),
-                        false,
-                        opts.trials,
-                    )
+                let hits = |counts: &[u64]| counts[1..=target as usize].iter().sum::<u64>() as f64;
+                let strategy = Strategy {
+                    first: Some(card_mask),
+                    then: later,
+                };
+                match rank_hist(hand, &keep, &unseen, strategy, draws, dead, opts)? {
+                    RankHist::Counted { counts, outcomes } => {
+                        (hits(&counts) / outcomes as f64, 0.0, true, outcomes)
+                    }
+                    RankHist::Exact { probs, outcomes } => {
+                        (p_target(&probs, target), 0.0, true, outcomes)
+                    }
+                    RankHist::Sampled { counts, trials } => {
+                        let p = hits(&counts) / trials as f64;
+                        (p, (p * (1.0 - p) / trials as f64).sqrt(), false, trials)
+                    }
                 }
             }
         };

@@ -19,7 +19,7 @@ use crate::cards::card_text;
 use crate::deck::below;
 use crate::eval::{tables, Tables};
 use rand_chacha::ChaCha12Rng;
-use rand_core::{Rng, SeedableRng};
+use rand_core::SeedableRng;
 use rayon::prelude::*;
 
 /// Most seats a model holds.
@@ -195,15 +195,7 @@ impl Model {
                 let known = mask_of(&s.known);
                 if first & !known != 0 {
                     let c = (first & !known).trailing_zeros() as u8;
-                    let card = if c < 52 {
-                        card_text(c)
-                    } else {
-                        format!("id {c}")
-                    };
-                    return Err(AnalysisError::NotInHand {
-                        card,
-                        what: s.name.clone(),
-                    });
+                    return Err(AnalysisError::not_in_hand(c, s.name.clone()));
                 }
                 if draws == 0 && first != 0 {
                     return Err(AnalysisError::Invalid(format!(

@@ -37,24 +37,33 @@ pub(crate) struct EquityTally {
     pub share_sq: [u64; MAX_SEATS],
 }
 
+/// Calls `credit(seat, winners, part)` for every seat holding the best (lowest) rank: it wins
+/// alone when `winners == 1`, else it ties; `part` is its share of the pot in [`UNIT`]s.
+#[inline(always)]
+fn for_each_winner(ranks: &[u16], mut credit: impl FnMut(usize, usize, u64)) {
+    let best = ranks.iter().copied().min().unwrap_or(0);
+    let winners = ranks.iter().filter(|&&r| r == best).count();
+    let part = UNIT / winners as u64;
+    for (s, &r) in ranks.iter().enumerate() {
+        if r == best {
+            credit(s, winners, part);
+        }
+    }
+}
+
 impl Tally for EquityTally {
     #[inline]
     fn record(&mut self, ranks: &[u16]) {
         self.trials += 1;
-        let best = ranks.iter().copied().min().unwrap_or(0);
-        let winners = ranks.iter().filter(|&&r| r == best).count() as u64;
-        let part = UNIT / winners;
-        for (s, &r) in ranks.iter().enumerate() {
-            if r == best {
-                if winners == 1 {
-                    self.win[s] += 1;
-                } else {
-                    self.tie[s] += 1;
-                }
-                self.share[s] += part;
-                self.share_sq[s] += part * part;
+        for_each_winner(ranks, |s, winners, part| {
+            if winners == 1 {
+                self.win[s] += 1;
+            } else {
+                self.tie[s] += 1;
             }
-        }
+            self.share[s] += part;
+            self.share_sq[s] += part * part;
+        });
     }
 
     fn merge(&mut self, o: Self) {
@@ -107,18 +116,14 @@ pub(crate) struct EquitySink {
 impl Sink for EquitySink {
     #[inline]
     fn leaf(&mut self, ranks: &[u16], w: f64) {
-        let best = ranks.iter().copied().min().unwrap_or(0);
-        let winners = ranks.iter().filter(|&&r| r == best).count();
-        for (s, &r) in ranks.iter().enumerate() {
-            if r == best {
-                if winners == 1 {
-                    self.win[s] += w;
-                } else {
-                    self.tie[s] += w;
-                }
-                self.share[s] += w / winners as f64;
+        for_each_winner(ranks, |s, winners, _| {
+            if winners == 1 {
+                self.win[s] += w;
+            } else {
+                self.tie[s] += w;
             }
-        }
+            self.share[s] += w / winners as f64;
+        });
     }
 }
 

@@ -101,6 +101,21 @@ impl fmt::Display for AnalysisError {
 
 impl std::error::Error for AnalysisError {}
 
+impl AnalysisError {
+    /// [`AnalysisError::NotInHand`] for card id `c` (written `id N` when it is no card at all).
+    pub(crate) fn not_in_hand(c: u8, what: impl Into<String>) -> AnalysisError {
+        let card = if c < 52 {
+            crate::cards::card_text(c)
+        } else {
+            format!("id {c}")
+        };
+        AnalysisError::NotInHand {
+            card,
+            what: what.into(),
+        }
+    }
+}
+
 /// Card mask helpers.
 #[inline]
 pub(crate) fn mask_of(cards: &[u8]) -> u64 {
