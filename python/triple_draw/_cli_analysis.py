@@ -21,6 +21,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from triple_draw._text import format_table
 from triple_draw.cli import UsageError, _print_json
 
 __all__ = ["parse_strategy", "parse_target", "equity_command", "discard_command"]
@@ -254,12 +255,4 @@ def discard_command(args: argparse.Namespace) -> int:
 
 
 def _table(rows: Sequence[tuple[str, ...]], right: tuple[int, ...] = ()) -> None:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for k, r in enumerate(rows):
-        cells = [
-            c.rjust(w) if i in right else c.ljust(w)
-            for i, (c, w) in enumerate(zip(r, widths, strict=True))
-        ]
-        sys.stdout.write("  ".join(cells).rstrip() + "\n")
-        if k == 0:
-            sys.stdout.write("  ".join("-" * w for w in widths) + "\n")
+    sys.stdout.writelines(line + "\n" for line in format_table(rows, right))

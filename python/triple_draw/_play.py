@@ -14,6 +14,7 @@ import sys
 from typing import Any, TextIO
 
 from triple_draw._core import HandRank, rank_ids
+from triple_draw._text import format_table
 from triple_draw.bots import HeuristicBot, make_bot
 from triple_draw.errors import CardError, IllegalActionError
 from triple_draw.game.actions import Action
@@ -321,13 +322,8 @@ class TerminalGame:
                     ", ".join(notes),
                 )
             )
-        widths = [max(len(r[i]) for r in rows) for i in range(7)]
-        for r in rows:
-            cells = [r[0].ljust(widths[0]), r[1].ljust(widths[1])] + [
-                r[i].rjust(widths[i]) for i in (2, 3, 4)
-            ]
-            cells += [r[5].ljust(widths[5]), r[6]]
-            self.say("  " + "  ".join(cells).rstrip())
+        for line in format_table(rows, right=(2, 3, 4), rule=False):
+            self.say("  " + line)
         cards = v["hole_cards"]
         self.say(
             "Your cards: "

@@ -36,6 +36,7 @@ from typing import Any
 
 from triple_draw._core import CATEGORIES, rank_ids
 from triple_draw._executors import RayExecutor, resolve_executor, run_ordered
+from triple_draw._text import format_table
 from triple_draw.errors import IllegalActionError
 from triple_draw.game.actions import Action
 from triple_draw.game.hand import Hand
@@ -277,16 +278,8 @@ class SimulationResult:
                     top,
                 )
             )
-        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-        lines = [head, ""]
-        for k, r in enumerate(rows):
-            cells = [
-                c.ljust(w) if i == 1 else c.rjust(w)
-                for i, (c, w) in enumerate(zip(r, widths, strict=True))
-            ]
-            lines.append("  ".join(cells).rstrip())
-            if k == 0:
-                lines.append("  ".join("-" * w for w in widths))
+        right = [i for i in range(len(rows[0])) if i != 1]
+        lines = [head, "", *format_table(rows, right)]
         lines.append("")
         lines.append(
             f"showdowns {100 * self.showdown_frequency:.1f}% of hands, "
