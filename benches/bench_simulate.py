@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from triple_draw.bots import HeuristicBot, RandomBot
-from triple_draw.simulate import simulate
+from triple_draw.simulation import simulate
 
 HANDS = 4_000
 CHUNK = 500

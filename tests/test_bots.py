@@ -21,7 +21,7 @@ from triple_draw.bots import (
 from triple_draw.errors import IllegalActionError
 from triple_draw.game import Action, Hand, Rules
 from triple_draw.game.cards import cards_text, to_ids
-from triple_draw.simulate import simulate
+from triple_draw.simulation import simulate
 
 RULE_SETS = [
     Rules(),

@@ -10,7 +10,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from triple_draw.bots import HeuristicBot, RandomBot  # noqa: E402
-from triple_draw.simulate import RayExecutor, SimulationResult, simulate  # noqa: E402
+from triple_draw.simulation import RayExecutor, SimulationResult, simulate  # noqa: E402
 
 KW = dict(hands=120, seed=2024, chunk_size=30)
 

@@ -1,4 +1,4 @@
-"""triple_draw.simulate: conserved chips, per-seat statistics, and results that depend only on
+"""triple_draw.simulation: conserved chips, per-seat statistics, and results that depend only on
 the seed (and chunk size) - never on the executor or the number of workers."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 import triple_draw
 from triple_draw.bots import CallingStationBot, HeuristicBot, RandomBot
 from triple_draw.game import Rules
-from triple_draw.simulate import CATEGORIES, SimulationResult, chunk_seed, simulate
+from triple_draw.simulation import CATEGORIES, SimulationResult, chunk_seed, simulate
 
 BOTS = [HeuristicBot(), RandomBot(), CallingStationBot()]
 
@@ -234,7 +234,7 @@ def test_timing_is_not_part_of_equality(serial: SimulationResult) -> None:
 
 def test_package_exports() -> None:
     assert triple_draw.simulate is simulate
-    assert triple_draw.simulate.RayExecutor is triple_draw.RayExecutor  # type: ignore[attr-defined]
+    assert triple_draw.SimulationResult is SimulationResult
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,21 @@
 """triple_draw: a fast, faithful engine for Deuce-to-Seven Lowball Triple Draw.
 
 The compiled core (``triple_draw._core``, Rust) holds the cards, the 2-7 evaluator, the
-seeded deck and the simulation kernels; this package names the public API and holds the
-game layer on top of it.
+seeded deck and the analysis kernels; this package names the public API and holds the
+game layer on top of it:
+
+* cards, hand ranks and the deck: :class:`Card`, :func:`evaluate`, :func:`evaluate_batch`,
+  :class:`HandRank`, :class:`Deck` (pure-Python twins in :mod:`triple_draw.reference`);
+* the game: :class:`Rules`, :class:`Hand`, :class:`Table` and the actions;
+* draw odds, equity and discard advice: :mod:`triple_draw.analysis`;
+* bots and batch play: :class:`HeuristicBot`, :class:`RandomBot`, :func:`simulate`;
+* hand histories and state documents: :mod:`triple_draw.phh`, :mod:`triple_draw.schema`;
+  the PettingZoo environment is :mod:`triple_draw.envs` (optional extra).
 """
 
 from __future__ import annotations
 
+from triple_draw import phh, schema
 from triple_draw._core import (
     CATEGORIES,
     NUM_CLASSES,
@@ -20,6 +29,8 @@ from triple_draw._core import (
     parse_cards,
     rank_ids,
 )
+from triple_draw._executors import RayExecutor
+from triple_draw.bots import Bot, HeuristicBot, RandomBot
 from triple_draw.errors import (
     AnalysisError,
     BatchError,
@@ -32,33 +43,7 @@ from triple_draw.errors import (
     SchemaError,
     TripleDrawError,
 )
-
-__all__ = [
-    "CATEGORIES",
-    "NUM_CLASSES",
-    "Card",
-    "Deck",
-    "HandRank",
-    "__version__",
-    "card_ids",
-    "evaluate",
-    "evaluate_batch",
-    "parse_cards",
-    "rank_ids",
-    "AnalysisError",
-    "BatchError",
-    "BatchTypeError",
-    "CardError",
-    "DeckError",
-    "HistoryError",
-    "IllegalActionError",
-    "RulesError",
-    "SchemaError",
-    "TripleDrawError",
-]
-
-# the game engine (issue 3): rules, actions, hands, tables
-from triple_draw.game import (  # noqa: E402
+from triple_draw.game import (
     Action,
     Bet,
     Call,
@@ -74,8 +59,22 @@ from triple_draw.game import (  # noqa: E402
     ShowdownEntry,
     Table,
 )
+from triple_draw.simulation import SeatResult, SimulationResult, simulate
 
-__all__ += [
+__all__ = [
+    # cards, ranks, deck
+    "CATEGORIES",
+    "NUM_CLASSES",
+    "Card",
+    "Deck",
+    "HandRank",
+    "__version__",
+    "card_ids",
+    "evaluate",
+    "evaluate_batch",
+    "parse_cards",
+    "rank_ids",
+    # the game
     "Action",
     "Bet",
     "Call",
@@ -90,15 +89,7 @@ __all__ += [
     "Rules",
     "ShowdownEntry",
     "Table",
-]
-
-# bots and batch play (issue 4); ``triple_draw.simulate`` is the function (its module's
-# other names stay importable: ``from triple_draw.simulate import RayExecutor``)
-from triple_draw._executors import RayExecutor  # noqa: E402
-from triple_draw.bots import Bot, HeuristicBot, RandomBot  # noqa: E402
-from triple_draw.simulate import SeatResult, SimulationResult, simulate  # noqa: E402
-
-__all__ += [
+    # bots and batch play
     "Bot",
     "HeuristicBot",
     "RandomBot",
@@ -106,10 +97,18 @@ __all__ += [
     "SeatResult",
     "SimulationResult",
     "simulate",
+    # histories and documents
+    "phh",
+    "schema",
+    # errors
+    "AnalysisError",
+    "BatchError",
+    "BatchTypeError",
+    "CardError",
+    "DeckError",
+    "HistoryError",
+    "IllegalActionError",
+    "RulesError",
+    "SchemaError",
+    "TripleDrawError",
 ]
-
-# interoperability (issue 5): PHH hand histories and the JSON schemas of to_dict()/view();
-# the PettingZoo environment stays behind ``import triple_draw.envs`` (optional extra)
-from triple_draw import phh, schema  # noqa: E402
-
-__all__ += ["phh", "schema"]

@@ -317,7 +317,7 @@ def _parse_bots(spec: str | None, players: int | None) -> list[Any]:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from triple_draw.game.rules import Rules
-    from triple_draw.simulate import simulate
+    from triple_draw.simulation import simulate
 
     bots = _parse_bots(args.bots, args.players)
     n = len(bots)

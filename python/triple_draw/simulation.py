@@ -602,10 +602,3 @@ def _reduce(
         worker_seconds=worker,
         executor=desc,
     )
-
-
-# ``triple_draw.simulate`` is this function once the package re-exports it; these keep
-# ``triple_draw.simulate.RayExecutor`` etc. working through the function as well.
-for _name in ("RayExecutor", "SimulationResult", "SeatResult", "CATEGORIES", "chunk_seed"):
-    setattr(simulate, _name, globals()[_name])
-del _name
