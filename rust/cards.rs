@@ -55,7 +55,10 @@ pub fn card_text(id: u8) -> String {
 
 /// Canonical text of several cards, space separated.
 pub fn cards_text(ids: &[u8]) -> String {
-    ids.iter().map(|&c| card_text(c)).collect::<Vec<_>>().join(" ")
+    ids.iter()
+        .map(|&c| card_text(c))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Checks an integer id.
@@ -170,7 +173,10 @@ mod tests {
 
     #[test]
     fn errors_name_the_token() {
-        assert_eq!(parse_text("7h 5x 3c"), Err(CardError::Malformed("5x".into())));
+        assert_eq!(
+            parse_text("7h 5x 3c"),
+            Err(CardError::Malformed("5x".into()))
+        );
         assert_eq!(parse_text("7h5x3c"), Err(CardError::Malformed("5x".into())));
         assert_eq!(parse_text("7h 7H"), Err(CardError::Duplicate("7h".into())));
         assert_eq!(parse_text("7h ??"), Err(CardError::Hidden("??".into())));

@@ -54,7 +54,9 @@ pub struct Stream {
 
 impl Stream {
     pub fn from_key(key: [u8; 32]) -> Self {
-        Stream { rng: ChaCha12Rng::from_seed(key) }
+        Stream {
+            rng: ChaCha12Rng::from_seed(key),
+        }
     }
 
     /// A key of 32 bytes of OS entropy.
@@ -129,7 +131,11 @@ impl Deck {
         let mut stream = Stream::from_key(key);
         let mut cards: Vec<u8> = (0..DECK_SIZE as u8).collect();
         stream.shuffle(&mut cards);
-        Deck { stream, cards, pos: 0 }
+        Deck {
+            stream,
+            cards,
+            pos: 0,
+        }
     }
 
     /// A deck whose stub is exactly `order` (deal order); the stream is only used by later
@@ -139,7 +145,11 @@ impl Deck {
             crate::cards::check_id(c as i128)?;
         }
         check_distinct(order)?;
-        Ok(Deck { stream: Stream::from_key(key), cards: order.to_vec(), pos: 0 })
+        Ok(Deck {
+            stream: Stream::from_key(key),
+            cards: order.to_vec(),
+            pos: 0,
+        })
     }
 
     /// The stub, in deal order.
@@ -189,7 +199,9 @@ impl Deck {
     /// Rebuilds a deck from a saved key, stream position and stub.
     pub fn from_state(key: [u8; 32], word_pos: u128, stub: &[u8]) -> Result<Self, DeckError> {
         if word_pos >= 1u128 << 68 {
-            return Err(DeckError::BadState(format!("word_pos {word_pos} is out of range")));
+            return Err(DeckError::BadState(format!(
+                "word_pos {word_pos} is out of range"
+            )));
         }
         let mut deck = Deck::stacked(stub, key)?;
         deck.stream.set_word_pos(word_pos);
@@ -198,7 +210,11 @@ impl Deck {
 
     /// The stub as text, for debugging.
     pub fn describe(&self) -> String {
-        self.stub().iter().map(|&c| card_text(c)).collect::<Vec<_>>().join(" ")
+        self.stub()
+            .iter()
+            .map(|&c| card_text(c))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -254,7 +270,13 @@ mod tests {
     fn errors_leave_the_deck_unchanged() {
         let mut d = Deck::new(key_from_u64(1));
         let before = d.stub().to_vec();
-        assert_eq!(d.deal(53), Err(DeckError::NotEnough { wanted: 53, left: 52 }));
+        assert_eq!(
+            d.deal(53),
+            Err(DeckError::NotEnough {
+                wanted: 53,
+                left: 52
+            })
+        );
         let top = d.stub()[0];
         assert!(d.reshuffle(&[top]).is_err());
         assert!(d.reshuffle(&[60]).is_err());

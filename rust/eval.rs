@@ -146,7 +146,9 @@ fn build_tables() -> Tables {
                 k += 1;
             }
         }
-        let key_sum: usize = (0..13).map(|r| counts[r] as usize * RANK_KEYS[r] as usize).sum();
+        let key_sum: usize = (0..13)
+            .map(|r| counts[r] as usize * RANK_KEYS[r] as usize)
+            .sum();
         let shape: Vec<u8> = order.iter().map(|&(c, _)| c).collect();
         let category = match shape.as_slice() {
             [1, 1, 1, 1, 1] => None,
@@ -167,8 +169,20 @@ fn build_tables() -> Tables {
                 } else {
                     (Category::NoPair, Category::Flush)
                 };
-                out.push((ClassInfo { category: plain, ranks }, Slot::NoFlush(key_sum)));
-                out.push((ClassInfo { category: suited, ranks }, Slot::Flush(mask as usize)));
+                out.push((
+                    ClassInfo {
+                        category: plain,
+                        ranks,
+                    },
+                    Slot::NoFlush(key_sum),
+                ));
+                out.push((
+                    ClassInfo {
+                        category: suited,
+                        ranks,
+                    },
+                    Slot::Flush(mask as usize),
+                ));
             }
         }
     }
@@ -208,11 +222,23 @@ fn build_tables() -> Tables {
     }
     for mask in 0..8192usize {
         if flush[mask] != 0 {
-            let sum: usize = (0..13).filter(|r| mask >> r & 1 == 1).map(|r| RANK_KEYS[r] as usize).sum();
+            let sum: usize = (0..13)
+                .filter(|r| mask >> r & 1 == 1)
+                .map(|r| RANK_KEYS[r] as usize)
+                .sum();
             both_by_sum[sum] |= (flush[mask] as u32) << 16;
         }
     }
-    Tables { noflush, flush, key_by_id, bit_by_id, both_by_sum, batch_key, one_hot, classes: infos }
+    Tables {
+        noflush,
+        flush,
+        key_by_id,
+        bit_by_id,
+        both_by_sum,
+        batch_key,
+        one_hot,
+        classes: infos,
+    }
 }
 
 impl Tables {
@@ -260,9 +286,19 @@ impl Tables {
         let flush = (total & FLUSH_BITS != 0) as u32;
         let both = self.both_by_sum[(total as u32) as usize];
         let h = &self.one_hot;
-        let b = [h[c[0] as usize], h[c[1] as usize], h[c[2] as usize], h[c[3] as usize], h[c[4] as usize]];
+        let b = [
+            h[c[0] as usize],
+            h[c[1] as usize],
+            h[c[2] as usize],
+            h[c[3] as usize],
+            h[c[4] as usize],
+        ];
         let or = b[0] | b[1] | b[2] | b[3] | b[4];
-        let sum = b[0].wrapping_add(b[1]).wrapping_add(b[2]).wrapping_add(b[3]).wrapping_add(b[4]);
+        let sum = b[0]
+            .wrapping_add(b[1])
+            .wrapping_add(b[2])
+            .wrapping_add(b[3])
+            .wrapping_add(b[4]);
         ((both >> (16 * flush)) as u16, (or == sum) & (or >> 52 == 0))
     }
 
@@ -307,7 +343,11 @@ pub fn row_is_valid(c: [u8; 5]) -> bool {
     let small = (c[0] | c[1] | c[2] | c[3] | c[4]) < 64;
     let b = c.map(|x| 1u64 << (x & 63));
     let or = b[0] | b[1] | b[2] | b[3] | b[4];
-    let sum = b[0].wrapping_add(b[1]).wrapping_add(b[2]).wrapping_add(b[3]).wrapping_add(b[4]);
+    let sum = b[0]
+        .wrapping_add(b[1])
+        .wrapping_add(b[2])
+        .wrapping_add(b[3])
+        .wrapping_add(b[4]);
     small & (or >> 52 == 0) & (or == sum)
 }
 
@@ -339,13 +379,19 @@ pub fn name(rank: u16) -> String {
         }
         Category::OnePair => format!("pair of {}", PLURALS[r[0] as usize]),
         Category::TwoPair => {
-            format!("two pair, {} and {}", PLURALS[r[0] as usize], PLURALS[r[2] as usize])
+            format!(
+                "two pair, {} and {}",
+                PLURALS[r[0] as usize], PLURALS[r[2] as usize]
+            )
         }
         Category::ThreeOfAKind => format!("three {}", PLURALS[r[0] as usize]),
         Category::Straight => format!("{}-high straight", WORDS[r[0] as usize]),
         Category::Flush => format!("{}-high flush", WORDS[r[0] as usize]),
         Category::FullHouse => {
-            format!("{} full of {}", PLURALS[r[0] as usize], PLURALS[r[3] as usize])
+            format!(
+                "{} full of {}",
+                PLURALS[r[0] as usize], PLURALS[r[3] as usize]
+            )
         }
         Category::FourOfAKind => format!("four {}", PLURALS[r[0] as usize]),
         Category::StraightFlush if r[0] == 12 => "royal flush".to_string(),
@@ -374,9 +420,22 @@ mod tests {
     #[test]
     fn ordering_vectors_of_the_rules() {
         let lines = [
-            "Jh7h4h3h2h", "8c7d6h5s4c", "7c6d5h4s3c", "5c5d5h6s3c", "2c2d7h6s5c", "Ac9d6h4s2c",
-            "Ac8d7h4s2c", "Ac5d4h3s2c", "KcJd8h7s4c", "Tc7d5h4s3c", "Tc6d5h4s3c", "Tc6d5h4s2c",
-            "9c7d6h4s3c", "8c6d4h3s2c", "7c6d4h3s2c", "7c5d4h3s2c",
+            "Jh7h4h3h2h",
+            "8c7d6h5s4c",
+            "7c6d5h4s3c",
+            "5c5d5h6s3c",
+            "2c2d7h6s5c",
+            "Ac9d6h4s2c",
+            "Ac8d7h4s2c",
+            "Ac5d4h3s2c",
+            "KcJd8h7s4c",
+            "Tc7d5h4s3c",
+            "Tc6d5h4s3c",
+            "Tc6d5h4s2c",
+            "9c7d6h4s3c",
+            "8c6d4h3s2c",
+            "7c6d4h3s2c",
+            "7c5d4h3s2c",
         ];
         for w in lines.windows(2) {
             assert!(r(w[1]) < r(w[0]), "{} should beat {}", w[1], w[0]);
@@ -409,9 +468,21 @@ mod tests {
                 }
             }
         }
-        assert_eq!(hands, [1_303_560, 1_098_240, 123_552, 54_912, 9_180, 5_112, 3_744, 624, 36]);
+        assert_eq!(
+            hands,
+            [1_303_560, 1_098_240, 123_552, 54_912, 9_180, 5_112, 3_744, 624, 36]
+        );
         assert!(seen[1..].iter().all(|&s| s));
-        for (a, b) in [([0u8, 4, 8, 12, 20], true), ([0, 4, 8, 12, 21], true), ([51, 47, 43, 39, 35], true), ([0, 1, 2, 3, 51], true), ([0, 1, 2, 3, 3], false), ([0, 1, 2, 3, 52], false), ([255, 0, 1, 2, 3], false), ([255, 255, 0, 1, 2], false)] {
+        for (a, b) in [
+            ([0u8, 4, 8, 12, 20], true),
+            ([0, 4, 8, 12, 21], true),
+            ([51, 47, 43, 39, 35], true),
+            ([0, 1, 2, 3, 51], true),
+            ([0, 1, 2, 3, 3], false),
+            ([0, 1, 2, 3, 52], false),
+            ([255, 0, 1, 2, 3], false),
+            ([255, 255, 0, 1, 2], false),
+        ] {
             let (rank, valid) = t.rank5_batch(a);
             assert_eq!(valid, b, "{a:?}");
             if valid {

@@ -64,7 +64,9 @@ pub struct Card {
 fn card_objects(py: Python<'_>) -> &'static [Py<Card>] {
     static CARDS: PyOnceLock<Vec<Py<Card>>> = PyOnceLock::new();
     CARDS.get_or_init(py, || {
-        (0..52u8).map(|id| Py::new(py, Card { id }).expect("allocating a Card")).collect()
+        (0..52u8)
+            .map(|id| Py::new(py, Card { id }).expect("allocating a Card"))
+            .collect()
     })
 }
 
@@ -76,7 +78,9 @@ fn card_object(py: Python<'_>, id: u8) -> Py<Card> {
 fn card_id_of(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
     // Plain ints first: they are the hot path of the batch-like callers.
     if obj.is_exact_instance_of::<PyInt>() {
-        let v: i64 = obj.extract().map_err(|_| card_error(format!("invalid card id {obj}")))?;
+        let v: i64 = obj
+            .extract()
+            .map_err(|_| card_error(format!("invalid card id {obj}")))?;
         return Ok(check_id(v as i128)?);
     }
     if let Ok(c) = obj.cast_exact::<Card>() {
@@ -119,7 +123,10 @@ fn ids_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         let iter = obj.try_iter().map_err(|_| {
             PyTypeError::new_err(format!(
                 "expected cards as a str or a sequence of cards, got {}",
-                obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                obj.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
             ))
         })?;
         for item in iter {
@@ -132,15 +139,22 @@ fn ids_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 
 fn five_of(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 5]> {
     let ids = ids_of(obj)?;
-    <[u8; 5]>::try_from(ids.as_slice())
-        .map_err(|_| CardError::Count { expected: 5, got: ids.len() }.into())
+    <[u8; 5]>::try_from(ids.as_slice()).map_err(|_| {
+        CardError::Count {
+            expected: 5,
+            got: ids.len(),
+        }
+        .into()
+    })
 }
 
 #[pymethods]
 impl Card {
     #[new]
     fn new(card: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(Card { id: card_id_of(card)? })
+        Ok(Card {
+            id: card_id_of(card)?,
+        })
     }
 
     /// The id, `rank * 4 + suit`.
@@ -193,7 +207,10 @@ impl Card {
 /// Parses cards (text, or a sequence of str/int/Card) into Card objects; rejects duplicates.
 #[pyfunction]
 fn parse_cards(py: Python<'_>, cards: &Bound<'_, PyAny>) -> PyResult<Vec<Py<Card>>> {
-    Ok(ids_of(cards)?.into_iter().map(|id| card_object(py, id)).collect())
+    Ok(ids_of(cards)?
+        .into_iter()
+        .map(|id| card_object(py, id))
+        .collect())
 }
 
 /// Card ids as a Python list of ints (a `Vec<u8>` would become `bytes`).
@@ -231,7 +248,9 @@ fn check_rank(rank: i64) -> PyResult<u16> {
 impl HandRank {
     #[new]
     fn new(rank: i64) -> PyResult<Self> {
-        Ok(HandRank { rank: check_rank(rank)? })
+        Ok(HandRank {
+            rank: check_rank(rank)?,
+        })
     }
 
     #[getter]
@@ -319,7 +338,9 @@ fn thread_pool(n: usize) -> PyResult<Arc<rayon::ThreadPool>> {
 /// Checks a `threads` argument: None means every core.
 pub(crate) fn resolve_threads(threads: Option<i64>) -> PyResult<usize> {
     match threads {
-        None => Ok(std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
+        None => Ok(std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)),
         Some(n) if (1..=1024).contains(&n) => Ok(n as usize),
         Some(n) => Err(pyo3::exceptions::PyValueError::new_err(format!(
             "threads must be between 1 and 1024, got {n}"
@@ -378,14 +399,24 @@ fn evaluate_batch<'py>(
                         ok &= valid;
                         *o = rank;
                     }
-                    if ok { None } else { Some(k) }
+                    if ok {
+                        None
+                    } else {
+                        Some(k)
+                    }
                 };
-                let chunks = flat.chunks(BATCH_CHUNK * 5).zip(out_slice.chunks_mut(BATCH_CHUNK));
+                let chunks = flat
+                    .chunks(BATCH_CHUNK * 5)
+                    .zip(out_slice.chunks_mut(BATCH_CHUNK));
                 if threads == 1 {
                     chunks.enumerate().filter_map(work).next()
                 } else {
-                    let v: Vec<usize> =
-                        flat.par_chunks(BATCH_CHUNK * 5).zip(out_slice.par_chunks_mut(BATCH_CHUNK)).enumerate().filter_map(work).collect();
+                    let v: Vec<usize> = flat
+                        .par_chunks(BATCH_CHUNK * 5)
+                        .zip(out_slice.par_chunks_mut(BATCH_CHUNK))
+                        .enumerate()
+                        .filter_map(work)
+                        .collect();
                     v.into_iter().min()
                 }
             }
@@ -429,12 +460,19 @@ fn describe_bad_array(obj: &Bound<'_, PyAny>) -> PyErr {
         .and_then(|t| obj.is_instance(&t))
         .unwrap_or(false);
     if !is_ndarray {
-        let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        let name = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
         return batch_type_error(format!(
             "hands must be a numpy uint8 array of shape (N, 5), got {name}"
         ));
     }
-    let dtype = obj.getattr("dtype").map(|d| d.to_string()).unwrap_or_default();
+    let dtype = obj
+        .getattr("dtype")
+        .map(|d| d.to_string())
+        .unwrap_or_default();
     let ndim: usize = obj.getattr("ndim").and_then(|d| d.extract()).unwrap_or(0);
     if ndim != 2 {
         return batch_type_error(format!(
@@ -500,7 +538,9 @@ impl Deck {
     #[new]
     #[pyo3(signature = (seed=None))]
     fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        Ok(Deck { inner: deck::Deck::new(key_of_seed(seed)?) })
+        Ok(Deck {
+            inner: deck::Deck::new(key_of_seed(seed)?),
+        })
     }
 
     /// A deck whose stub is exactly `order` (dealt first to last); the seeded stream is
@@ -509,16 +549,26 @@ impl Deck {
     #[pyo3(signature = (order, seed=None))]
     fn stacked(order: &Bound<'_, PyAny>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let ids = ids_of(order)?;
-        Ok(Deck { inner: deck::Deck::stacked(&ids, key_of_seed(seed)?)? })
+        Ok(Deck {
+            inner: deck::Deck::stacked(&ids, key_of_seed(seed)?)?,
+        })
     }
 
     /// Deals `n` cards from the stub.
     fn deal(&mut self, py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<Vec<Py<Card>>> {
-        Ok(self.deal_slice(n)?.iter().map(|&id| card_object(py, id)).collect())
+        Ok(self
+            .deal_slice(n)?
+            .iter()
+            .map(|&id| card_object(py, id))
+            .collect())
     }
 
     /// Deals `n` card ids from the stub.
-    fn deal_ids<'py>(&mut self, py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    fn deal_ids<'py>(
+        &mut self,
+        py: Python<'py>,
+        n: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         id_list(py, self.deal_slice(n)?)
     }
 
@@ -555,7 +605,8 @@ impl Deck {
             }
         }
         let field = |name: &str| -> PyResult<Bound<'_, PyAny>> {
-            d.get_item(name)?.ok_or_else(|| deck_error(format!("deck state lacks the field {name:?}")))
+            d.get_item(name)?
+                .ok_or_else(|| deck_error(format!("deck state lacks the field {name:?}")))
         };
         let key_s: String = field("key")?
             .extract()
@@ -570,18 +621,29 @@ impl Deck {
         let word_pos: u128 = word_pos_obj.extract().map_err(|_| bad_pos())?;
         let stub_obj = field("stub")?;
         let bad_stub = |why: String| {
-            deck_error(format!("deck state field \"stub\" must be a list of distinct card ids: {why}"))
+            deck_error(format!(
+                "deck state field \"stub\" must be a list of distinct card ids: {why}"
+            ))
         };
-        let stub_list = stub_obj.cast::<PyList>().map_err(|_| bad_stub("not a list".into()))?;
-        if let Some(item) = stub_list.iter().find(|x| !x.is_exact_instance_of::<PyInt>()) {
+        let stub_list = stub_obj
+            .cast::<PyList>()
+            .map_err(|_| bad_stub("not a list".into()))?;
+        if let Some(item) = stub_list
+            .iter()
+            .find(|x| !x.is_exact_instance_of::<PyInt>())
+        {
             return Err(bad_stub(format!("{item:?} is not an int")));
         }
         let stub = ids_of(&stub_obj).map_err(|e| bad_stub(e.to_string()))?;
-        Ok(Deck { inner: deck::Deck::from_state(key, word_pos, &stub)? })
+        Ok(Deck {
+            inner: deck::Deck::from_state(key, word_pos, &stub)?,
+        })
     }
 
     fn copy(&self) -> Self {
-        Deck { inner: self.inner.clone() }
+        Deck {
+            inner: self.inner.clone(),
+        }
     }
 
     fn __copy__(&self) -> Self {
@@ -600,7 +662,9 @@ impl Deck {
         format!("<Deck: {} cards in the stub>", self.inner.len())
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyDict>,))> {
         let from_state = slf.get_type().getattr("from_state")?;
         Ok((from_state, (slf.borrow().get_state(slf.py())?,)))
     }
@@ -615,7 +679,9 @@ impl Deck {
             )));
         }
         if n.lt(0)? {
-            return Err(deck_error(format!("cannot deal a negative number of cards ({n})")));
+            return Err(deck_error(format!(
+                "cannot deal a negative number of cards ({n})"
+            )));
         }
         // Anything beyond usize is certainly more than the stub holds.
         let n: usize = n.extract().unwrap_or(usize::MAX);

@@ -22,7 +22,7 @@ from triple_draw import (
 )
 
 
-# ---------------------------------------------------------------- cards (RULES §1)
+# ---------------------------------------------------------------- cards (README: *Cards*)
 
 
 def test_card_ids_are_rank_times_four_plus_suit() -> None:
@@ -89,7 +89,7 @@ def test_errors_share_the_package_base_and_builtin_classes() -> None:
         assert issubclass(cls, TripleDrawError) and issubclass(cls, builtin)
 
 
-# ---------------------------------------------------------------- evaluation (RULES §2)
+# ---------------------------------------------------------------- evaluation (README: *Hands*)
 
 
 def test_rank_scale_ends() -> None:
@@ -318,7 +318,7 @@ def test_state_round_trip_continues_identically() -> None:
 @pytest.mark.parametrize(
     "mutate, message",
     [
-        (lambda s: s.pop("key"), "lacks the field \"key\""),
+        (lambda s: s.pop("key"), 'lacks the field "key"'),
         (lambda s: s.update(key="zz" * 32), "64 hex digits"),
         (lambda s: s.update(word_pos=-1), "word_pos"),
         (lambda s: s.update(stub=[1, 1]), "stub"),

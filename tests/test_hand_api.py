@@ -476,7 +476,7 @@ def test_history_records_every_action_and_deal_immutably():
     assert [e.to_dict() for e in hist] == h.to_dict()["history"]
 
 
-# -- card text at the edges (RULES §1) --------------------------------------------------------
+# -- card text at the edges (README: *Cards*) -------------------------------------------------
 
 
 def test_card_text_parsed_leniently_hidden_cards_allowed_where_unknown():

@@ -1,4 +1,4 @@
-"""Parity of the compiled core with the pure-Python reference (contract, RULES.md §1–§2).
+"""Parity of the compiled core with the pure-Python reference (contract: cards, hand ranking, deck).
 
 The two implementations were written independently; here they must agree on every
 five-card hand (all 2,598,960), on the name and category of every one of the 7,462

@@ -240,7 +240,8 @@ ROUND3 = ["p3 cc", "p1 cc", "p2 cc", *PATS, "p1 cc", "p2 cc", "p3 cc", *PATS]
 
 
 def test_short_all_in_of_half_a_bet_reopens_in_ours_not_in_pokerkit() -> None:
-    """RULES example 3: round 3, A bets 4, B is all-in for 6, C calls; A raises to 10."""
+    """README *All-in for less* example: round 3, A bets 4, B is all-in for 6, C calls; A
+    raises to 10."""
     acts = [
         *ROUND3,
         "p1 cbr 4",
@@ -282,14 +283,14 @@ def test_short_all_in_of_half_a_bet_reopens_in_ours_not_in_pokerkit() -> None:
 @pytest.mark.parametrize(
     ("b_stack", "b_action", "ours", "theirs"),
     [
-        (7, "p2 cbr 5", 8, 9),  # RULES example 2: B all-in for 5 over A's 4; C raises
-        (3, "p2 cbr 1", 4, 5),  # RULES example 4 (B opens all-in for 1; C completes)
+        (7, "p2 cbr 5", 8, 9),  # B all-in for 5 over A's 4 (under half a unit); C raises
+        (3, "p2 cbr 1", 4, 5),  # B opens all-in for 1 (under half a unit); C completes
     ],
 )
 def test_raise_size_after_a_short_all_in(
     b_stack: int, b_action: str, ours: int, theirs: int
 ) -> None:
-    """We raise one unit above the last full bet (RULES §4); PokerKit one unit above the
+    """We raise one unit above the last full bet or raise; PokerKit one unit above the
     all-in amount."""
     opener = ["p1 cbr 4"] if b_action == "p2 cbr 5" else ["p1 cc"]
     first = [*ROUND3, *opener, b_action]
@@ -365,7 +366,7 @@ def test_odd_chips_of_a_three_way_split() -> None:
 
 
 def test_a_short_big_blind_keeps_the_full_price_in_ours_only() -> None:
-    """RULES §3: a big blind posted short (all-in for 1) does not lower the price: the
+    """A big blind posted short (all-in for 1) does not lower the price: the
     others call 2. PokerKit's price is the largest bet posted, 1."""
     rounds = [*PATS, "p1 cc", "p3 cc"] * 3
     text = history(3, [100, 1, 100], "p3 cc", "p1 cc", *rounds, "p1 sm -", "p2 sm -", "p3 sm -")

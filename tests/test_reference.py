@@ -1,7 +1,7 @@
-"""Tests of the pure-Python reference implementation on its own (RULES.md §1–§2, contract).
+"""Tests of the pure-Python reference implementation on its own (cards, hand ranking, contract).
 
 These check the reference against the rules and against published test vectors, without
-the compiled core: hand categories and their counts, the ordering vectors of the seeds,
+the compiled core: hand categories and their counts, ordering vectors of hands,
 names, lenient parsing and its errors, the ChaCha block function, Lemire's bounded
 integer, and the deck's dealing, reshuffling and saved state.
 """
@@ -89,9 +89,9 @@ def test_reference_never_imports_the_compiled_core() -> None:
                     )
 
 
-# --- §2 categories and their counts ------------------------------------------------------
+# --- hand categories and their counts -----------------------------------------------------
 
-# RULES.md §2 table: category -> (classes, hands of 2,598,960, best, worst).
+# The nine categories, best first: category -> (classes, hands of 2,598,960, best, worst).
 CATEGORY_TABLE = {
     "no pair": (1278, 1_303_560, "7c5d4h3s2c", "AcKdQhJs9c"),
     "one pair": (2860, 1_098_240, "2c2d5h4s3c", "AcAdKhQsJc"),
@@ -144,9 +144,9 @@ def test_best_and_worst_of_each_category_per_rules_table(category: str) -> None:
     assert rank_of(worst) == max(ranks)
 
 
-# --- §2 ordering -------------------------------------------------------------------------
+# --- hand ordering -----------------------------------------------------------------------
 
-# RULES.md §2 ordering vectors from the seeds: each line beats the line above it.
+# Ordering vectors: each line beats the line above it.
 ORDERING_VECTORS = [
     "Jh7h4h3h2h",  # flush
     "8c7d6h5s4c",  # straight
@@ -205,7 +205,7 @@ def test_ace_five_four_three_two_is_not_a_straight_and_is_the_best_ace_high() ->
 
 
 def test_no_pair_compares_highest_card_first_then_next() -> None:
-    # RULES.md §2: 8-6-4-3-2 beats 8-6-5-3-2.
+    # Highest card first, then the next, lower wins: 8-6-4-3-2 beats 8-6-5-3-2.
     assert rank_of("8c6d4h3s2c") < rank_of("8c6d5h3s2c")
     assert rank_of("9c2d3h4s5c") < rank_of("9c7d6h5s4c") < rank_of("Tc2d3h4s5c")
 
@@ -326,7 +326,7 @@ def test_hand_rank_orders_by_rank_only_and_is_frozen() -> None:
     assert pickle.loads(pickle.dumps(best)) == best
 
 
-# --- §1 parsing --------------------------------------------------------------------------
+# --- card parsing ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

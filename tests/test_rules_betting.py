@@ -1,6 +1,7 @@
-"""Scenario tests of RULES.md §3 (table, stakes, blinds) and §4 (fixed-limit betting),
-including the worked examples §8.1-§8.4 and §8.8. Seats are named A, B, C... clockwise
-from the small blind in the comments, as in RULES §8."""
+"""Scenario tests of the table, stakes and blinds and of fixed-limit betting (README: *Seats
+and forced bets*, *Betting*, *All-in for less*), including worked examples of the cap and
+of short all-ins. Seats are named A, B, C... clockwise from the small blind in the
+comments."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def to_round(h: Hand, r: int) -> None:
             h.check_or_call()
 
 
-# -- §3 blinds and seats ---------------------------------------------------------------
+# -- blinds and seats ------------------------------------------------------------------
 
 
 def test_blinds_small_left_of_button_big_next():
@@ -110,7 +111,7 @@ def test_stakes_are_integers_no_floats():
         Hand(R, [100, 50.5], seed=1)  # type: ignore[list-item]
 
 
-# -- §4 who acts first and the choices -------------------------------------------------
+# -- betting: who acts first and the choices -------------------------------------------
 
 
 def test_round_one_first_left_of_big_blind_rounds_two_to_four_first_left_of_button():
@@ -177,7 +178,7 @@ def test_bet_and_raise_are_exactly_one_unit_small_bet_then_big_bet():
         h.check_or_call()
 
 
-# -- §4 the cap --------------------------------------------------------------------------
+# -- betting: the cap -------------------------------------------------------------------
 
 
 def test_cap_before_the_draw_example_8_1():
@@ -247,7 +248,7 @@ def test_cap_option_heads_up_uncapped_when_round_starts_with_two_players():
     assert h.can_bet_or_raise()
 
 
-# -- §4 all-in for less (examples §8.2-§8.4) -------------------------------------------------
+# -- all-in for less (README: *All-in for less*) ---------------------------------------------
 
 
 def round3_hand(rules: Rules, b_chips_at_round3: int, n: int = 3) -> Hand:
@@ -378,7 +379,7 @@ def test_no_raise_when_every_other_player_is_all_in():
     assert h.actor == 2 and kinds(h) == [("fold", None), ("call", 3)]
 
 
-# -- §4 round ends, uncalled bets, folds, skipped rounds ---------------------------------
+# -- betting: round ends, uncalled bets, folds, skipped rounds --------------------------
 
 
 def test_round_ends_when_all_matched_after_the_last_full_raise():

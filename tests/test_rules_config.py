@@ -1,4 +1,4 @@
-"""Rules values: validation naming the field, presets of the seeds, repr/pickle/dict."""
+"""Rules values: validation naming the field, the live and online presets, repr/pickle/dict."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_frozen_hashable_repr_round_trips_and_pickles():
 
 def test_big_blind_smaller_than_small_bet_is_an_incomplete_bet():
     """A big blind under half the small bet does not count as the bet: the first raise
-    completes to the small bet (the rule for an all-in opening bet, RULES §4)."""
+    completes to the small bet (the rule for an all-in opening bet)."""
     from triple_draw.game import Hand
 
     h = Hand(Rules(small_blind=1, big_blind=1, small_bet=4, big_bet=8), [100] * 3, seed=1)

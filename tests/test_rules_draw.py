@@ -1,5 +1,6 @@
-"""Scenario tests of RULES.md §5 (the draws) and §5.1 (running out of cards), including
-the worked example §8.7 card for card with a stacked deck, under both reshuffle rules
+"""Scenario tests of the draws and of running out of cards (README: *Draws*, *Running out
+of cards*), including the README's reshuffle example (A, B and C draw 3, 2 and 1 with 4
+cards left in the stub) card for card with a stacked deck, under both reshuffle rules
 and both draw procedures."""
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def to_draw(h: Hand) -> None:
         h.check_or_call()
 
 
-# -- §5 order and procedure ------------------------------------------------------------------
+# -- draws: order and procedure --------------------------------------------------------------
 
 
 def test_draw_order_starts_left_of_button_and_includes_all_in_players():
@@ -132,7 +133,7 @@ def test_number_drawn_is_public_cards_private():
     ]
 
 
-# -- §5.1 running out of cards: the worked example §8.7 ------------------------------------
+# -- running out of cards: the reshuffle example (draws of 3, 2, 1 from a stub of 4) -------
 
 
 def example_8_7(rules: Rules):
@@ -316,7 +317,7 @@ def test_discard_with_given_replacements_from_the_stub():
 @pytest.mark.parametrize("reshuffle", ["served-discards", "pokerstars"])
 @pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
 def test_replay_of_worked_example_8_7_with_given_cards(reshuffle, procedure):
-    """§8.7 played by the engine, then replayed with its recorded cards given: the
+    """The reshuffle example played by the engine, then replayed with its recorded cards given: the
     reshuffle happens at the same point (B's service) from the same pool, so the hand
     ends in exactly the same state - deck stub and stream position included."""
     rules = Rules(draw_procedure=procedure, reshuffle=reshuffle)

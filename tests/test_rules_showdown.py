@@ -1,6 +1,6 @@
-"""Scenario tests of RULES.md §6 (showdown and the pot): showing order, mucking option,
-lowest hand wins, ties, side pots, odd chips, conservation; worked examples §8.5, §8.6
-and §8.9."""
+"""Scenario tests of the showdown and the pot (README: *Showdown*): showing order, mucking
+option, lowest hand wins, ties, side pots, odd chips, conservation; worked examples of
+the showing order, side pots and an odd chip."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def to_round(h: Hand, r: int) -> None:
             h.check_or_call()
 
 
-# -- showdown order (§6, example §8.9) --------------------------------------------------------
+# -- showdown order ---------------------------------------------------------------------------
 
 
 def test_showdown_order_last_aggressor_of_round_four_shows_first_example_8_9():
@@ -141,7 +141,7 @@ def test_equal_ranks_split_the_pot_suits_never_break_ties():
     assert h.result.net == (0, 0)
 
 
-# -- side pots (§6, example §8.5) -------------------------------------------------------------
+# -- side pots ---------------------------------------------------------------------------------
 
 
 def test_side_pots_example_8_5():
@@ -224,7 +224,7 @@ def test_make_pots_merges_layers_and_keeps_folded_money():
     assert uncalled([8, 8, 3]) == (-1, 0)
 
 
-# -- odd chips (§6, example §8.6) -------------------------------------------------------------
+# -- odd chips ---------------------------------------------------------------------------------
 
 
 def test_odd_chip_example_8_6_small_blind_gets_3_button_2():

@@ -1,4 +1,4 @@
-"""RULES.md §7 between hands: the Table moves the button, carries stacks over, removes
+"""Between hands (README: *Between hands*): the Table moves the button, carries stacks over, removes
 busted players, switches to heads-up order, seats and unseats players between hands."""
 
 from __future__ import annotations

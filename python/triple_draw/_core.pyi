@@ -106,9 +106,7 @@ def analysis_draw_odds(
     key: bytes | None,
     threads: int | None,
     exact_limit: int,
-) -> tuple[
-    npt.NDArray[np.float64], list[float], npt.NDArray[np.uint64] | None, bool, int
-]: ...
+) -> tuple[npt.NDArray[np.float64], list[float], npt.NDArray[np.uint64] | None, bool, int]: ...
 def analysis_equity(
     hands: list[tuple[list[int], _Strategy]],
     dead: list[int],

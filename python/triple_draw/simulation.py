@@ -45,7 +45,7 @@ from triple_draw.game.table import Table
 
 __all__ = ["simulate", "SimulationResult", "SeatResult", "RayExecutor", "chunk_seed", "CATEGORIES"]
 
-# the last rank of each category (RULES §2 class counts, cumulated)
+# the last rank of each category (rank classes per category, best category first, cumulated)
 _CAT_LAST = []
 _acc = 0
 for _k in (1278, 2860, 858, 858, 9, 1278, 156, 156, 9):

@@ -10,7 +10,8 @@
 //!
 //! The stub starts as every card that is not known and not dead. Discards go to a pool that
 //! is shuffled into a new stub only when a seat needs more cards than the stub holds
-//! (RULES.md §5.1, default rule: the pool never holds the discards of the seat being served);
+//! (the default rule, README: *Running out of cards*: the pool never holds the discards of
+//! the seat being served);
 //! an exact enumeration that would need a reshuffle is refused and the request is sampled.
 
 use super::strategy::Strategy;
@@ -124,7 +125,6 @@ enum Event {
     Deal { seat: usize },
     Draw { draw: usize, seat: usize },
 }
-
 
 impl Model {
     /// Validates seats, dead cards and the number of draws.

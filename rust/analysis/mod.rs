@@ -9,9 +9,9 @@
 //! Conventions (documented in docs/analysis.md):
 //! * The cards a seat can receive are the 52 minus every known hand, minus dead cards, minus
 //!   whatever has been dealt or discarded earlier in the simulated hand. Discards of earlier
-//!   draws come back only if the stub runs out (the default reshuffle rule of RULES.md
-//!   §5.1); dead cards never come back. For a single seat this is "52 minus my cards, minus
-//!   every card I discarded, minus dead cards".
+//!   draws come back only if the stub runs out (the default reshuffle rule, README:
+//!   *Running out of cards*); dead cards never come back. For a single seat this is "52
+//!   minus my cards, minus every card I discarded, minus dead cards".
 //! * Seats draw in the order they are given.
 //! * Sampling is split into chunks of [`CHUNK`] trials; chunk `i` uses the ChaCha12 stream
 //!   keyed by the 32-byte seed with stream id `i` (`set_stream`). Every tally is an integer

@@ -1,4 +1,5 @@
-"""The draws (RULES §5) and running out of cards (§5.1), as a mixin of :class:`Hand`.
+"""The draws and running out of cards (README: *Draws*, *Running out of cards*), a mixin
+of :class:`Hand`.
 
 Card bookkeeping: every card is at all times in exactly one of
 - a hand (``_hands[seat]`` of a seat still in the hand),
@@ -206,7 +207,7 @@ class DrawMixin:
             deck.reshuffle(pool)
             self._stub_n += len(pool)
             self._log.append(("reshuffle", s, self._stub_n, None))
-        if k > self._stub_n:  # pragma: no cover - impossible up to 9 players (RULES §3)
+        if k > self._stub_n:  # pragma: no cover - impossible with 9 players or fewer
             raise RuntimeError("the deck cannot complete the draw")
         got += deck.deal_ids(k)
         self._stub_n -= k

@@ -1,5 +1,5 @@
 """One hand of Triple Draw as a state machine: forced bets, deal, four betting rounds,
-three draws, showdown and payout (RULES §3-§6).
+three draws, showdown and payout (README: *The rules triple_draw implements*).
 
 The state is kept as plain lists indexed by seat (stacks, round bets, totals, cards as
 int ids) so that the hot path - ``check_or_call``, ``bet_or_raise``, ``fold``,
@@ -504,7 +504,7 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
     def legal_actions(self) -> list[Action]:
         """Every legal action of the actor, fully specified (amounts, cards).
 
-        Betting: ``fold`` (also when a check is possible, RULES §4), ``check`` or
+        Betting: ``fold`` (allowed even when a check is possible), ``check`` or
         ``call``, and ``bet``/``raise`` when allowed. Draw: the 32 discard choices of the
         actor's five cards (standing pat first). Over: ``[]``."""
         ph = self._phase
@@ -682,7 +682,7 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
 
     def bet_or_raise(self) -> None:
         """The actor bets or raises one unit above the last full bet/raise (all-in for
-        less if short; RULES §4 decides whether that reopens the betting)."""
+        less if short; whether that reopens the betting: README *All-in for less*)."""
         if self._phase:
             raise self._not_betting("bet or raise")
         s = self._actor

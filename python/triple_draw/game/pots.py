@@ -1,4 +1,5 @@
-"""Pot arithmetic (RULES §4 uncalled bets, §6 side pots and odd chips), as pure functions.
+"""Pot arithmetic (uncalled bets, side pots and odd chips; README: *Showdown*), as pure
+functions.
 
 Everything works on the per-seat totals a hand has put in (antes, blinds and bets) and on
 which seats are still in the hand; no floats, and the sum of what goes out always equals

@@ -11,7 +11,8 @@ __all__ = ["Pot", "ShowdownEntry", "HandResult"]
 @dataclass(frozen=True, slots=True)
 class Pot:
     """A main or side pot. ``shares`` lists ``(seat, chips)`` paid to each winner, odd
-    chips already assigned (RULES §6)."""
+    chips already assigned (one at a time, in seat order from the first seat left of the
+    button)."""
 
     amount: int
     eligible: tuple[int, ...]

@@ -1,4 +1,4 @@
-"""The rules of a game: stakes and every option RULES.md allows, frozen and validated.
+"""The rules of a game: stakes and every option the rules allow, frozen and validated.
 
 A :class:`Rules` value is immutable, hashable, picklable and its ``repr`` round-trips. The
 engine reads a private tuple of precomputed constants from it (``_c``), built once here so
@@ -44,9 +44,9 @@ def _check_int(name: str, value: object) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """Stakes and options of a Deuce-to-Seven Triple Draw game (RULES.md §3-§6).
+    """Stakes and options of a Deuce-to-Seven Triple Draw game (README: *Defaults and options*).
 
-    Chips are integers. Defaults are the rules of the seeds ``000``-``002`` (live play):
+    Chips are integers. Defaults are the rules of live cardroom play:
     3 raises after the bet, the half-bet short all-in rule, declare-then-deal draws and
     the served-discards reshuffle.
 
@@ -63,8 +63,9 @@ class Rules:
             raise: Robert's Rules, WSOP, TDA) or ``"full-raise"`` (only a full unit reopens).
         draw_procedure: ``"declare-then-deal"`` (everyone declares, then the replacements
             are dealt in the same order) or ``"immediate"`` (dealt right after declaring).
-        reshuffle: ``"served-discards"`` (RULES §5.1 default) or ``"pokerstars"``.
-        max_players: the table's player limit, 2..8 (default 6, the seeds' limit).
+        reshuffle: ``"served-discards"`` (default) or ``"pokerstars"`` (README: *Running
+            out of cards*).
+        max_players: the table's player limit, 2..8 (default 6, the usual limit; 7-8 is an option).
         muck_beaten_hands: at showdown a player already beaten by a shown hand mucks.
 
     >>> Rules().raise_cap, Rules().reshuffle
@@ -161,7 +162,7 @@ class Rules:
 
     @classmethod
     def live(cls, small_bet: int = 2, **overrides: Any) -> Rules:
-        """The live rules of the seeds 000-002 (all defaults), with conventional stakes:
+        """The live cardroom rules (all defaults), with conventional stakes:
         big blind = small bet, big bet = 2 x small bet, small blind = half the big blind.
 
         >>> Rules.live(10).big_bet
@@ -177,7 +178,7 @@ class Rules:
 
     @classmethod
     def online(cls, small_bet: int = 2, **overrides: Any) -> Rules:
-        """The online rules of seed 003 (PokerStars): replacements dealt right after each
+        """The online rules (PokerStars): replacements dealt right after each
         declaration and the "pokerstars" reshuffle."""
         overrides.setdefault("draw_procedure", "immediate")
         overrides.setdefault("reshuffle", "pokerstars")

@@ -1,6 +1,7 @@
-"""The end of a hand (RULES §4 uncalled bets, §6 showdown and pots), a mixin of Hand.
+"""The end of a hand (uncalled bets, showdown and pots; README: *Showdown*), a mixin of
+Hand.
 
-The showdown is automatic: players show in RULES order (the last bettor or raiser of
+The showdown is automatic: players show in the rules' order (the last bettor or raiser of
 round 4 first, else the first player left of the button, then clockwise). With the
 ``muck_beaten_hands`` option a player mucks exactly when, in every pot he is eligible
 for, a hand shown before him is strictly better - so mucking never changes who wins.

@@ -1,4 +1,4 @@
-"""A table: a sequence of hands over the same seats (RULES §7).
+"""A table: a sequence of hands over the same seats (README: *Between hands*).
 
 Table seats are numbered ``0 .. max_players-1`` clockwise; a seat is empty (``None``)
 or holds a stack. Each hand is played by the occupied seats in clockwise order, so
@@ -7,8 +7,8 @@ stacks carry over, players with no chips leave, the button moves clockwise to th
 player with chips, players may sit down in empty seats or leave; with two players left
 the hand plays heads-up (the button posts the small blind).
 
-New players are dealt in at the next hand without posting (RULES is silent; see
-docs/engine.md).
+New players are dealt in at the next hand without posting (the rule books are silent;
+see README: *Choices where the rule books are silent*).
 
 >>> from triple_draw import Rules
 >>> t = Table(Rules(), [100, 100, None, 100], seed=7)

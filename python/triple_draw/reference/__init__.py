@@ -2,7 +2,7 @@
 
 This package owns a second, independent implementation of everything the compiled core
 (``triple_draw._core``) computes: card parsing, the 2-7 lowball evaluator and the seeded
-deck with its ChaCha12 stream. It is written from RULES.md and the internal contract
+deck with its ChaCha12 stream. It is written from the rules and the internal contract
 alone, never imports the compiled core, and favours plain readable logic; the tests
 compare the two implementations hand by hand and deal by deal.
 

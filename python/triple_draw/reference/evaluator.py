@@ -1,11 +1,11 @@
-"""The 2-7 lowball hand ranking of the pure-Python reference (RULES.md §2).
+"""The 2-7 lowball hand ranking of the pure-Python reference (README: *Hands*).
 
 This module owns the reference evaluator. It derives every rank from the rules
 themselves rather than from any table shared with the compiled core:
 
 1. :func:`class_key` turns a hand (five ranks and whether it is suited) into a
-   comparison key ``(category, ranks grouped by count)``: the category index from
-   RULES.md §2 (0 = no pair … 8 = straight flush), then the ranks of the groups, bigger
+   comparison key ``(category, ranks grouped by count)``: the category index, best
+   category first (0 = no pair … 8 = straight flush), then the ranks of the groups, bigger
    groups first and higher ranks first within equal sizes. For straights only the top
    card matters. Comparing keys as tuples is exactly the rule "lower category wins,
    then compare as in high poker, lower wins".
