@@ -631,18 +631,7 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         if self._n_live == 1:
             self._finish()
             return
-        n = self._n
-        j = s + 1
-        for _ in range(n - 1):
-            if j == n:
-                j = 0
-            if pending[j]:
-                if self._n_active > 1 or self._bet[j] < self._level:
-                    self._actor = j
-                    return
-                break
-            j += 1
-        self._end_round()
+        self._next_actor(s)
 
     def check_or_call(self) -> None:
         """The actor checks, or calls (all-in for less if short)."""
@@ -665,20 +654,8 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
             self._log.append(("call", s, bet[s], None))
         else:
             self._log.append(("check", s, None, None))
-        pending = self._todo
-        pending[s] = 0
-        n = self._n
-        j = s + 1
-        for _ in range(n - 1):
-            if j == n:
-                j = 0
-            if pending[j]:
-                if self._n_active > 1 or bet[j] < level:
-                    self._actor = j
-                    return
-                break
-            j += 1
-        self._end_round()
+        self._todo[s] = 0
+        self._next_actor(s)
 
     def bet_or_raise(self) -> None:
         """The actor bets or raises one unit above the last full bet/raise (all-in for
@@ -729,19 +706,18 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         self._level = new
         self._last_aggr = s
         self._log.append(("bet" if level == 0 else "raise", s, new, None))
-        j = s + 1
-        for _ in range(n - 1):
-            if j == n:
-                j = 0
-            if pending[j]:
-                if self._n_active > 1 or bet[j] < new:
-                    self._actor = j
-                    return
-                break
-            j += 1
-        self._end_round()
+        self._next_actor(s)
 
     # -- round flow ------------------------------------------------------------------------
+
+    def _next_actor(self, s: int) -> None:
+        """After seat ``s`` acted: hand the action to the next seat that must act, or end
+        the betting round."""
+        a = self._seek(s + 1 if s + 1 < self._n else 0)
+        if a >= 0:
+            self._actor = a
+        else:
+            self._end_round()
 
     def _seek(self, j: int) -> int:
         """The first seat from ``j`` clockwise that must act in this betting round, or -1.
