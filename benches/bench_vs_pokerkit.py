@@ -32,12 +32,17 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import triple_draw as td
-from triple_draw.game import Hand, Rules
+from triple_draw.game import Rules
+
+# The random policy and our side of the game loop are bench_game's own (same directory).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_game import STACKS, play_hands
 
 try:  # PokerKit is the bar, not a dependency: the module is skipped without it
     from pokerkit import Automation, Mode, StandardLowHand
@@ -52,7 +57,6 @@ RANKS, SUITS = "23456789TJQKA", "cdhs"
 N_EVAL = 10_000  # random hands for the evaluation benchmark (PokerKit: ~12 us each)
 PK_HANDS = 500  # complete hands per PokerKit run (PokerKit: ~2 ms a hand)
 OUR_HANDS = 5_000  # complete hands per run of ours
-STACKS = [200] * 6  # 100 big blinds each
 RUNS = 7  # best of
 
 #: Our rules matching PokerKit's fixed-limit betting (see docs/interop.md)
@@ -160,29 +164,8 @@ def play_pokerkit(n_hands: int, policy_seed: int = 0) -> int:
 def play_ours(
     n_hands: int, rules: Rules = POKERKIT_LIKE, seed0: int = 0, policy_seed: int = 0
 ) -> int:
-    """Ours plays ``n_hands`` complete hands (as benches/bench_game.py); returns decisions."""
-    rnd = random.Random(policy_seed).random
-    decisions = 0
-    for i in range(seed0, seed0 + n_hands):
-        h = Hand(rules, STACKS, i % 6, i)
-        while True:
-            s = h.actor
-            if s is None:
-                break
-            if h.in_draw:
-                h.discard([c for c in h.hole_ids(s) if rnd() < 0.4])
-            else:
-                facing = h.facing_bet
-                can_raise = h.can_bet_or_raise()
-                x = int(rnd() * (1 + facing + can_raise))
-                if x == 0:
-                    h.check_or_call()
-                elif facing and x == 1:
-                    h.fold()
-                else:
-                    h.bet_or_raise()
-            decisions += 1
-    return decisions
+    """Ours plays ``n_hands`` complete hands with bench_game's policy; returns decisions."""
+    return play_hands(rules, n_hands, seed0, policy_seed)
 
 
 # -- pytest-benchmark ----------------------------------------------------------------------------
