@@ -50,17 +50,22 @@ def play_hands(
     return decisions
 
 
+def _record_rate(benchmark, hands: int) -> None:  # type: ignore[no-untyped-def]
+    if benchmark.stats:  # None under --benchmark-disable
+        benchmark.extra_info["hands_per_second"] = round(hands / benchmark.stats.stats.min)
+
+
 def test_bench_6max_random_hands_live_rules(benchmark):
     rules = Rules()
     benchmark.extra_info["hands_per_round"] = BATCH
     benchmark.pedantic(play_hands, args=(rules, BATCH), rounds=10, iterations=1, warmup_rounds=1)
-    benchmark.extra_info["hands_per_second"] = round(BATCH / benchmark.stats.stats.min)
+    _record_rate(benchmark, BATCH)
 
 
 def test_bench_6max_random_hands_online_rules(benchmark):
     rules = Rules.online()
     benchmark.pedantic(play_hands, args=(rules, BATCH), rounds=10, iterations=1, warmup_rounds=1)
-    benchmark.extra_info["hands_per_second"] = round(BATCH / benchmark.stats.stats.min)
+    _record_rate(benchmark, BATCH)
 
 
 def test_bench_6max_random_hands_reference_core(benchmark):
@@ -70,7 +75,7 @@ def test_bench_6max_random_hands_reference_core(benchmark):
     benchmark.pedantic(
         play_hands, args=(rules, n), kwargs={"core": "reference"}, rounds=3, iterations=1
     )
-    benchmark.extra_info["hands_per_second"] = round(n / benchmark.stats.stats.min)
+    _record_rate(benchmark, n)
 
 
 def main(n_hands: int = 20000) -> None:

@@ -33,7 +33,8 @@ def test_simulate_hands_per_second(benchmark, bot: str, workers: int) -> None:  
 
     result = benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=0)
     assert sum(s.net for s in result.seats) == 0
-    rate = HANDS / benchmark.stats.stats.min
-    benchmark.extra_info["hands_per_second"] = round(rate)
-    benchmark.extra_info["hands_per_worker_second"] = round(result.hands_per_worker_second)
-    print(f"\n{bot} bots, {PLAYERS} players, {workers} worker(s): {rate:,.0f} hands/s")
+    if benchmark.stats:  # None under --benchmark-disable
+        rate = HANDS / benchmark.stats.stats.min
+        benchmark.extra_info["hands_per_second"] = round(rate)
+        benchmark.extra_info["hands_per_worker_second"] = round(result.hands_per_worker_second)
+        print(f"\n{bot} bots, {PLAYERS} players, {workers} worker(s): {rate:,.0f} hands/s")
