@@ -59,8 +59,8 @@ PK_HANDS = 500  # complete hands per PokerKit run (PokerKit: ~2 ms a hand)
 OUR_HANDS = 5_000  # complete hands per run of ours
 RUNS = 7  # best of
 
-#: Our rules matching PokerKit's fixed-limit betting (see docs/interop.md)
-POKERKIT_LIKE = Rules(raise_cap=4, short_all_in="full-raise")
+#: Our rules matching PokerKit's fixed-limit betting (README, PHH section)
+POKERKIT_LIKE = Rules.pokerkit()
 
 PK_AUTOMATIONS = (
     Automation.ANTE_POSTING,

@@ -3,7 +3,7 @@
 Both directions: our hands (deep stacks, 2-6 players, many seeds) written as PHH replay in
 PokerKit to the same final stacks; hands played by PokerKit's fixed-limit deuce-to-seven
 triple draw load in ours to the same stacks. Each documented difference
-(docs/interop.md) is pinned down from both sides: raise cap counting, short all-in
+(README, PHH section) is pinned down from both sides: raise cap counting, short all-in
 reopening and raise size, the reshuffle pool, odd chips of a three-way split, a short
 big blind.
 """
@@ -29,7 +29,7 @@ from triple_draw.game import Hand, Rules  # noqa: E402
 
 #: Our rules closest to PokerKit's: 4 raises before the draw (PokerKit does not count the
 #: big blind), and only a full raise reopens the betting.
-POKERKIT_LIKE = Rules(raise_cap=4, short_all_in="full-raise")
+POKERKIT_LIKE = Rules.pokerkit()
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,

@@ -25,7 +25,7 @@ our showdown is automatic). The replay runs under the hand's own rules, and the 
 checks every dealt card when it is dealt, so it reshuffles where the original did.
 Anything malformed or illegal raises :class:`~triple_draw.errors.HistoryError` naming
 the line and the action.
-``docs/interop.md`` lists where PokerKit's rules differ from ours.
+The README (PHH section) lists where PokerKit's rules differ from ours.
 
 >>> from triple_draw.game import Hand, Rules
 >>> h = Hand(Rules(), [100, 100, 100], button=2, seed=3)
@@ -375,8 +375,8 @@ def loads(
 
     - ``rules``: the rule options to replay under (its stakes are replaced by the file's);
       default: the options in the file's ``_triple_draw_rules`` field, else ``Rules()``.
-      To replay PokerKit hands, ``Rules(raise_cap=4, short_all_in="full-raise")`` comes
-      closest (see ``docs/interop.md``).
+      To replay PokerKit hands, :meth:`Rules.pokerkit` comes closest (README, PHH
+      section).
     - ``seed``: seeds the deck that deals the unknown (``??``) cards and the cards after
       the history ends (``None``: OS entropy).
     - ``check_finishing_stacks``: if the hand is over and the file gives

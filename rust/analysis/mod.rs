@@ -6,7 +6,7 @@
 //!   either by exhaustive enumeration or by seeded sampling in fixed-size chunks.
 //! * [`draw_odds`], [`equity`], [`best_discard`]: the three kernels built on it.
 //!
-//! Conventions (documented in docs/analysis.md):
+//! Conventions (documented in the README, analysis section):
 //! * The cards a seat can receive are the 52 minus every known hand, minus dead cards, minus
 //!   whatever has been dealt or discarded earlier in the simulated hand. Discards of earlier
 //!   draws come back only if the stub runs out (the default reshuffle rule, README:

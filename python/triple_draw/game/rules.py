@@ -186,6 +186,20 @@ class Rules:
 
     pokerstars = online
 
+    @classmethod
+    def pokerkit(cls, small_bet: int = 2, **overrides: Any) -> Rules:
+        """The betting of PokerKit's fixed-limit 2-7 triple draw, for hands exchanged with
+        it: four raises after the bet (PokerKit does not count the big blind as the bet)
+        and only a full raise reopens the betting. The other differences (raise size after
+        a short all-in, odd chips, reshuffles) are listed in the README (PHH section).
+
+        >>> Rules.pokerkit().raise_cap, Rules.pokerkit().short_all_in
+        (4, 'full-raise')
+        """
+        overrides.setdefault("raise_cap", 4)
+        overrides.setdefault("short_all_in", "full-raise")
+        return cls._conventional(small_bet, overrides)
+
     # -- plain data --------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:

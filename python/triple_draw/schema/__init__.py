@@ -4,7 +4,8 @@ Two documents, each with a versioned schema file shipped in this package:
 
 - ``hand_state.v1.json``: :meth:`Hand.to_dict` / :meth:`Hand.from_dict` (the document
   carries ``"schema_version": 1``);
-- ``view.v1.json``: :meth:`Hand.view` (what one seat may see).
+- ``view.v1.json``: :meth:`Hand.view` (what one seat may see; it carries
+  ``"schema_version": 1`` too).
 
 The schemas are standard JSON Schema (draft 2020-12), so any validator can use them
 (``load_schema`` gives the dict). This module also validates by itself, with no
@@ -12,7 +13,7 @@ dependency, using the small subset of JSON Schema the files are written in; erro
 :class:`~triple_draw.errors.SchemaError` naming the path (``$.betting.level``) and the
 problem - a missing field, an unknown field, a wrong type or value.
 
->>> validate_view({"seat": 0})
+>>> validate_view({"schema_version": 1, "seat": 0})
 Traceback (most recent call last):
 ...
 triple_draw.errors.SchemaError: view document: $: missing field 'n_players'
