@@ -127,8 +127,8 @@ def deals_a_card_again(state) -> bool:
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(), Rules.online(), Rules(muck_beaten_hands=True)],
-    ids=["live", "online", "muck"],
+    [Rules(), Rules.online(), Rules(muck_beaten_hands=True), Rules.pokerkit()],
+    ids=["live", "online", "muck", "pokerkit"],
 )
 def test_our_hands_replay_in_pokerkit_to_the_same_stacks(rules: Rules) -> None:
     for seed in range(150):
@@ -204,10 +204,11 @@ def test_cap_pokerkit_allows_four_raises_over_the_big_blind() -> None:
     rest = ["p1 sd", "p2 sd", "p1 cc", "p2 cc"] * 3 + ["p1 sm -", "p2 sm -"]
     text = history(5, [100] * 5, *preflop, *rest)
     assert pokerkit_replay(text) == [128, 90, 96, 94, 92]
-    with pytest.raises(HistoryError, match=r"'p1 cbr 10'.*capped \(3 raises\)"):
+    with pytest.raises(HistoryError, match=r"'p1 cbr 10'.*capped \(3 raises over the bet\)"):
         phh.loads(text)  # our default: the big blind is the bet, then 3 raises
-    h = phh.loads(text, rules=Rules(raise_cap=4))
-    assert phh_stacks(h) == [128, 90, 96, 94, 92]
+    for rules in (Rules(raise_cap=4), Rules.pokerkit()):
+        h = phh.loads(text, rules=rules)
+        assert phh_stacks(h) == [128, 90, 96, 94, 92]
 
 
 def test_cap_after_the_draw_pokerkit_stops_at_four_bets() -> None:
@@ -234,6 +235,16 @@ def test_cap_after_the_draw_pokerkit_stops_at_four_bets() -> None:
     while ours3.actor is not None:
         ours3.apply(ours3.legal_actions()[1] if not ours3.in_draw else ours3.legal_actions()[0])
     assert pokerkit_replay(phh.dumps(ours3)) == phh_stacks(ours3)
+    # Rules.pokerkit() counts like PokerKit in every round: 4 raises over the blind before
+    # the draw (above), a bet and 3 raises after it
+    pk = Hand(Rules.pokerkit(), [100, 100, 100], button=2, seed=1)
+    for _ in range(3):
+        pk.check_or_call()
+    for _ in range(3):
+        pk.discard(())
+    for _ in range(4):
+        pk.bet_or_raise()
+    assert not pk.can_bet_or_raise()
 
 
 ROUND3 = ["p3 cc", "p1 cc", "p2 cc", *PATS, "p1 cc", "p2 cc", "p3 cc", *PATS]

@@ -9,6 +9,8 @@ hand terminates; no view leaks another seat's unshown cards, any discard or the 
 
 from __future__ import annotations
 
+import os
+
 import json
 import random
 import re
@@ -32,6 +34,7 @@ def setups(
     rules = Rules(
         ante=draw(st.integers(0, 2)),
         raise_cap=draw(st.integers(1, 4)),
+        big_blind_is_bet=draw(st.booleans()),
         heads_up_uncapped=draw(st.booleans()),
         short_all_in=draw(st.sampled_from(SHORT_ALL_IN)),
         draw_procedure=draw(st.sampled_from(DRAW_PROCEDURES)),
@@ -122,7 +125,12 @@ def play(
         assert h2.to_dict() == h.to_dict()
 
 
-SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# TD_EXAMPLES=5000 runs a longer search locally; CI keeps the default.
+SETTINGS = settings(
+    max_examples=int(os.environ.get("TD_EXAMPLES", "400")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @SETTINGS

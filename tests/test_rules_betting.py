@@ -208,6 +208,27 @@ def test_cap_one_bet_and_three_raises_in_rounds_two_to_four(r, unit):
     assert [a.kind for a in h.legal_actions()] == ["fold", "call"]
 
 
+def test_cap_option_big_blind_not_counted_as_the_bet():
+    """PokerKit's counting: four raises over the big blind before the first draw, and
+    still a bet and three raises after each draw."""
+    rules = Rules(big_blind_is_bet=False)
+    h = Hand(rules, [200] * 6, seed=1)
+    for _ in range(4):
+        h.bet_or_raise()
+    assert h.bet_level == 10 and h.raises == 4 and not h.can_bet_or_raise()
+    before = h.to_dict()
+    with pytest.raises(IllegalActionError, match=r"capped \(4 raises over the big blind\)"):
+        h.bet_or_raise()
+    assert h.to_dict() == before
+    to_round(h, 1)
+    for _ in range(4):
+        h.bet_or_raise()
+    assert h.bet_level == 8 and not h.can_bet_or_raise()
+    with pytest.raises(IllegalActionError, match=r"capped \(3 raises over the bet\)"):
+        h.bet_or_raise()
+    assert Rules.pokerkit() == Rules(big_blind_is_bet=False, short_all_in="full-raise")
+
+
 def test_cap_option_number_of_raises_wsop_four():
     rules = Rules.wsop()
     assert rules.raise_cap == 4

@@ -131,6 +131,7 @@ _MUCK_ATTEMPTS = 24
 #: Rule options kept in RULES_FIELD (the stakes are PHH fields).
 _OPTION_NAMES = (
     "raise_cap",
+    "big_blind_is_bet",
     "heads_up_uncapped",
     "short_all_in",
     "draw_procedure",

@@ -232,7 +232,7 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         self._level = rules.big_blind
         if c[7]:
             self._full = rules.big_blind
-            self._nbets = 1
+            self._nbets = 1 if c[8] else 0
         else:
             self._full = 0
             self._nbets = 0
@@ -429,7 +429,8 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
 
     @property
     def raises(self) -> int:
-        """Full bets and raises made in the current round (the big blind counts)."""
+        """Full bets and raises made in the current round (the big blind counts when
+        :attr:`Rules.big_blind_is_bet`)."""
         return self._nbets
 
     @property
@@ -600,9 +601,11 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
     def _why_no_raise(self, s: int) -> str:
         verb = "bet" if self._level == 0 else "raise"
         if self._nbets >= self._maxbets:
+            over = "the big blind" if self._street == 0 and not self._c[8] else "the bet"
+            raises = self._maxbets - (1 if over == "the bet" else 0)
             return (
                 f"seat {s} cannot {verb}: the betting is capped "
-                f"({self._maxbets - 1} raises) this round"
+                f"({raises} raises over {over}) this round"
             )
         if self._todo[s] != 2:
             return (

@@ -33,7 +33,7 @@ _INT_FIELDS = (
     "raise_cap",
     "max_players",
 )
-_BOOL_FIELDS = ("heads_up_uncapped", "muck_beaten_hands")
+_BOOL_FIELDS = ("big_blind_is_bet", "heads_up_uncapped", "muck_beaten_hands")
 
 
 def _check_int(name: str, value: object) -> int:
@@ -56,8 +56,10 @@ class Rules:
         small_bet, big_bet: the betting unit of rounds 1-2 and of rounds 3-4
             (``small_bet <= big_bet``).
         ante: posted by every player before the blinds (default 0, dead money).
-        raise_cap: raises allowed after the bet in each round (3; WSOP/TDA use 4). In round
-            1 the big blind counts as the bet.
+        raise_cap: raises allowed after the bet in each round (3; WSOP/TDA use 4).
+        big_blind_is_bet: in round 1 the big blind counts as the bet (True, the live rule:
+            ``raise_cap`` raises over it); False counts only what is put in over the blind
+            (``raise_cap + 1`` raises over it, PokerKit's counting).
         heads_up_uncapped: no cap in a round that starts with exactly two players.
         short_all_in: ``"half-bet"`` (an all-in raise of at least half a unit is a full
             raise: Robert's Rules, WSOP, TDA) or ``"full-raise"`` (only a full unit reopens).
@@ -80,6 +82,7 @@ class Rules:
     big_bet: int = 4
     ante: int = 0
     raise_cap: int = 3
+    big_blind_is_bet: bool = True
     heads_up_uncapped: bool = False
     short_all_in: str = "half-bet"
     draw_procedure: str = "declare-then-deal"
@@ -143,6 +146,7 @@ class Rules:
             self.muck_beaten_hands,  # 5
             self.heads_up_uncapped,  # 6
             bb_full,  # 7
+            self.big_blind_is_bet,  # 8
         )
         object.__setattr__(self, "_c", consts)
 
@@ -189,14 +193,16 @@ class Rules:
     @classmethod
     def pokerkit(cls, small_bet: int = 2, **overrides: Any) -> Rules:
         """The betting of PokerKit's fixed-limit 2-7 triple draw, for hands exchanged with
-        it: four raises after the bet (PokerKit does not count the big blind as the bet)
-        and only a full raise reopens the betting. The other differences (raise size after
-        a short all-in, odd chips, reshuffles) are listed in the README (PHH section).
+        it: four bets and raises per round with the big blind not counted (so four raises
+        over the blind before the first draw, a bet and three raises after each draw), and
+        only a full raise reopens the betting. The other differences (raise size after a
+        short all-in, odd chips, reshuffles) are listed in the README (PHH section).
 
-        >>> Rules.pokerkit().raise_cap, Rules.pokerkit().short_all_in
-        (4, 'full-raise')
+        >>> r = Rules.pokerkit()
+        >>> r.raise_cap, r.big_blind_is_bet, r.short_all_in
+        (3, False, 'full-raise')
         """
-        overrides.setdefault("raise_cap", 4)
+        overrides.setdefault("big_blind_is_bet", False)
         overrides.setdefault("short_all_in", "full-raise")
         return cls._conventional(small_bet, overrides)
 
