@@ -167,6 +167,19 @@ def test_simulate_options(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    "preset, field, value",
+    [("wsop", "raise_cap", 4), ("pokerkit", "big_blind_is_bet", False), ("live", "raise_cap", 3)],
+)
+def test_simulate_rules_presets(
+    capsys: pytest.CaptureFixture[str], preset: str, field: str, value: object
+) -> None:
+    code, out, _ = run(
+        capsys, "simulate", "--hands", "20", "--seed", "1", "--rules", preset, "--json"
+    )
+    assert code == 0 and json.loads(out)["rules"][field] == value
+
+
+@pytest.mark.parametrize(
     "argv, word",
     [
         (["--players", "9"], "--players"),

@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--rules",
-        choices=("live", "wsop", "online"),
+        choices=("live", "wsop", "online", "pokerkit"),
         default="live",
         help="rules preset (default live: 3 raises, declare-then-deal)",
     )
@@ -321,7 +321,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
     bots = _parse_bots(args.bots, args.players)
     n = len(bots)
-    preset = {"live": Rules.live, "wsop": Rules.wsop, "online": Rules.online}[args.rules]
+    preset = {
+        "live": Rules.live,
+        "wsop": Rules.wsop,
+        "online": Rules.online,
+        "pokerkit": Rules.pokerkit,
+    }[args.rules]
     rules = preset(args.small_bet, max_players=max(6, n))
     progress = (not args.no_progress) and sys.stderr.isatty()
     result = simulate(
