@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from triple_draw import IllegalActionError, SchemaError
+from triple_draw import ArgumentError, IllegalActionError, SchemaError, Table, TripleDrawError
 from triple_draw.game import Action, Bet, Call, Check, Discard, Fold, Hand, Raise, Rules
 
 R = Rules()
@@ -493,3 +493,19 @@ def test_card_text_parsed_leniently_hidden_cards_allowed_where_unknown():
         to_ids("7h ??")
     h = Hand(R, [100] * 2, hole_cards=["7H 5d,4c 3S 2h", "10s 9s 8s 7s 6s"], seed=1)
     assert h.hole_text(1) == ("Ts", "9s", "8s", "7s", "6s")
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: Hand(Rules(), [100]), "2..6 players"),
+        (lambda: Hand(Rules(), [100, -5]), "int > 0"),
+        (lambda: Hand(Rules(), [100, 100], button=5), "button"),
+        (lambda: Action("shove"), "unknown action kind"),
+        (lambda: Table(Rules(), {9: 100}), "not a seat"),
+    ],
+)
+def test_bad_setups_raise_the_package_argument_error(make, message) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ArgumentError, match=message) as info:
+        make()
+    assert isinstance(info.value, TripleDrawError) and isinstance(info.value, ValueError)

@@ -33,6 +33,7 @@ from triple_draw._executors import RayExecutor
 from triple_draw.bots import Bot, HeuristicBot, RandomBot
 from triple_draw.errors import (
     AnalysisError,
+    ArgumentError,
     BatchError,
     BatchTypeError,
     CardError,
@@ -102,6 +103,7 @@ __all__ = [
     "schema",
     # errors
     "AnalysisError",
+    "ArgumentError",
     "BatchError",
     "BatchTypeError",
     "CardError",

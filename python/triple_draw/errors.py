@@ -19,6 +19,7 @@ __all__ = [
     "HistoryError",
     "SchemaError",
     "AnalysisError",
+    "ArgumentError",
 ]
 
 
@@ -60,3 +61,8 @@ class SchemaError(TripleDrawError, ValueError):
 
 class AnalysisError(TripleDrawError, ValueError):
     """An impossible analysis request (duplicate or dead cards, too many draws, ...)."""
+
+
+class ArgumentError(TripleDrawError, ValueError):
+    """A bad argument value when setting something up: a hand's stacks or button, a table
+    seat, an action's fields, a simulation's size or seed."""

@@ -37,7 +37,7 @@ from typing import Any
 from triple_draw._core import CATEGORIES, rank_ids
 from triple_draw._executors import RayExecutor, resolve_executor, run_ordered
 from triple_draw._text import format_table
-from triple_draw.errors import IllegalActionError
+from triple_draw.errors import ArgumentError, IllegalActionError
 from triple_draw.game.actions import Action
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_PLAYERS, Rules
@@ -452,15 +452,15 @@ def simulate(
       ``progress(hands_done, hands)`` after each chunk.
     """
     if type(hands) is not int or hands < 1:
-        raise ValueError(f"hands must be an int >= 1, got {hands!r}")
+        raise ArgumentError(f"hands must be an int >= 1, got {hands!r}")
     if type(chunk_size) is not int or chunk_size < 1:
-        raise ValueError(f"chunk_size must be an int >= 1, got {chunk_size!r}")
+        raise ArgumentError(f"chunk_size must be an int >= 1, got {chunk_size!r}")
     if mode not in ("independent", "table"):
-        raise ValueError(f"mode must be 'independent' or 'table', got {mode!r}")
+        raise ArgumentError(f"mode must be 'independent' or 'table', got {mode!r}")
     if seed is None:
         seed = random.SystemRandom().getrandbits(64)
     elif type(seed) is not int or not 0 <= seed < _SEED_LIMIT:
-        raise ValueError(f"seed must be an int 0 <= seed < 2**256, got {seed!r}")
+        raise ArgumentError(f"seed must be an int 0 <= seed < 2**256, got {seed!r}")
     bot_list = _seat_bots(bots, players)
     n = len(bot_list)
     if rules is None:
@@ -468,14 +468,14 @@ def simulate(
     elif type(rules) is not Rules:
         raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
     if n > rules.max_players:
-        raise ValueError(
+        raise ArgumentError(
             f"{n} players do not fit: the rules allow at most {rules.max_players} "
             "(Rules.max_players)"
         )
     if stack is None:
         stack = 100 * rules.big_bet
     elif type(stack) is not int or stack < 1:
-        raise ValueError(f"stack must be an int >= 1, got {stack!r}")
+        raise ArgumentError(f"stack must be an int >= 1, got {stack!r}")
 
     specs = []
     for index, first in enumerate(range(0, hands, chunk_size)):
@@ -521,7 +521,7 @@ def _seat_bots(bots: Sequence[Any] | None, players: int | None) -> list[Any]:
     from triple_draw.bots import HeuristicBot, make_bot
 
     if players is not None and (type(players) is not int or not 2 <= players <= MAX_PLAYERS):
-        raise ValueError(f"players must be an int 2..{MAX_PLAYERS}, got {players!r}")
+        raise ArgumentError(f"players must be an int 2..{MAX_PLAYERS}, got {players!r}")
     if bots is None:
         return [HeuristicBot() for _ in range(players or 6)]
     if isinstance(bots, str) or callable(getattr(bots, "act", None)):
@@ -530,11 +530,11 @@ def _seat_bots(bots: Sequence[Any] | None, players: int | None) -> list[Any]:
     if len(out) == 1 and players is not None:
         out = [out[0]] + [copy.deepcopy(out[0]) for _ in range(players - 1)]
     if players is not None and len(out) != players:
-        raise ValueError(
+        raise ArgumentError(
             f"{len(out)} bots given for {players} players: give one bot, or one per seat"
         )
     if not 2 <= len(out) <= MAX_PLAYERS:
-        raise ValueError(f"a game needs 2..{MAX_PLAYERS} bots (one per seat), got {len(out)}")
+        raise ArgumentError(f"a game needs 2..{MAX_PLAYERS} bots (one per seat), got {len(out)}")
     return out
 
 

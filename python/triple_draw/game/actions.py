@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from triple_draw.game.cards import CARD_TEXT, to_ids
+from triple_draw.errors import ArgumentError
 
 __all__ = ["Action", "ACTION_KINDS", "Fold", "Check", "Call", "Bet", "Raise", "Discard"]
 
@@ -39,19 +40,21 @@ class Action:
 
     def __post_init__(self) -> None:
         if self.kind not in ACTION_KINDS:
-            raise ValueError(f"unknown action kind {self.kind!r}; expected one of {ACTION_KINDS}")
+            raise ArgumentError(
+                f"unknown action kind {self.kind!r}; expected one of {ACTION_KINDS}"
+            )
         if self.amount is not None:
             if self.kind not in _BETTING:
-                raise ValueError(f"a {self.kind} action takes no amount")
+                raise ArgumentError(f"a {self.kind} action takes no amount")
             if type(self.amount) is not int:
-                raise ValueError(f"action amount must be an int, got {self.amount!r}")
+                raise ArgumentError(f"action amount must be an int, got {self.amount!r}")
         if self.kind == "discard":
             cards = () if self.cards is None else self.cards
             if type(cards) is not tuple or not all(type(c) is int and 0 <= c < 52 for c in cards):
                 cards = tuple(to_ids(cards))
             object.__setattr__(self, "cards", tuple(sorted(cards)))
         elif self.cards is not None:
-            raise ValueError(f"a {self.kind} action takes no cards")
+            raise ArgumentError(f"a {self.kind} action takes no cards")
 
     @property
     def card_text(self) -> tuple[str, ...]:

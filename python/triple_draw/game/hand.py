@@ -18,7 +18,7 @@ from itertools import combinations
 from operator import attrgetter
 from typing import Any
 
-from triple_draw.errors import CardError, IllegalActionError
+from triple_draw.errors import ArgumentError, CardError, IllegalActionError
 from triple_draw.game import core as _coremod
 from triple_draw.game.actions import Action, make_action
 from triple_draw.game.cards import CARD_TEXT, to_ids
@@ -131,12 +131,12 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         c = rules._c
         n = len(stacks)
         if not 2 <= n <= rules.max_players:
-            raise ValueError(f"stacks: a hand needs 2..{rules.max_players} players, got {n}")
+            raise ArgumentError(f"stacks: a hand needs 2..{rules.max_players} players, got {n}")
         for x in stacks:
             if type(x) is not int or x <= 0:
-                raise ValueError(f"stacks: every stack must be an int > 0, got {x!r}")
+                raise ArgumentError(f"stacks: every stack must be an int > 0, got {x!r}")
         if type(button) is not int or not 0 <= button < n:
-            raise ValueError(f"button must be a seat 0..{n - 1}, got {button!r}")
+            raise ArgumentError(f"button must be a seat 0..{n - 1}, got {button!r}")
         if core is None:
             core = _coremod._default or _coremod.default_core()
         else:
@@ -273,7 +273,7 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
             deck = core.Deck(seed)
         else:
             if seed is not None:
-                raise ValueError("give either seed or deck, not both")
+                raise ArgumentError("give either seed or deck, not both")
             if not hasattr(deck, "deal_ids") or not hasattr(deck, "get_state"):
                 raise TypeError(f"deck must be a Deck, got {type(deck).__name__}")
             deck = deck.copy()

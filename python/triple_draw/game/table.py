@@ -23,7 +23,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from triple_draw.errors import IllegalActionError
+from triple_draw.errors import ArgumentError, IllegalActionError
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
 
@@ -56,12 +56,12 @@ class Table:
         items = stacks.items() if isinstance(stacks, Mapping) else enumerate(stacks)
         for seat, stack in items:
             if type(seat) is not int or not 0 <= seat < m:
-                raise ValueError(f"stacks: seat {seat!r} is not a seat 0..{m - 1}")
+                raise ArgumentError(f"stacks: seat {seat!r} is not a seat 0..{m - 1}")
             if stack is not None:
                 _check_stack(stack)
             seats[seat] = stack
         if type(button) is not int or not 0 <= button < m:
-            raise ValueError(f"button must be a table seat 0..{m - 1}, got {button!r}")
+            raise ArgumentError(f"button must be a table seat 0..{m - 1}, got {button!r}")
         self._seats = seats
         self._button = button
         self._started = False
@@ -112,9 +112,9 @@ class Table:
         """A player sits down in an empty seat between hands."""
         self._between_hands("sit down")
         if type(seat) is not int or not 0 <= seat < len(self._seats):
-            raise ValueError(f"seat must be 0..{len(self._seats) - 1}, got {seat!r}")
+            raise ArgumentError(f"seat must be 0..{len(self._seats) - 1}, got {seat!r}")
         if self._seats[seat] is not None:
-            raise ValueError(f"seat {seat} is taken")
+            raise ArgumentError(f"seat {seat} is taken")
         _check_stack(stack)
         self._seats[seat] = stack
 
@@ -122,7 +122,7 @@ class Table:
         """The player of ``seat`` leaves between hands; returns his chips."""
         self._between_hands("leave")
         if type(seat) is not int or not 0 <= seat < len(self._seats) or self._seats[seat] is None:
-            raise ValueError(f"seat {seat!r} is empty")
+            raise ArgumentError(f"seat {seat!r} is empty")
         chips = self._seats[seat]
         self._seats[seat] = None
         return chips  # type: ignore[return-value]
@@ -193,4 +193,4 @@ class Table:
 
 def _check_stack(stack: Any) -> None:
     if type(stack) is not int or stack <= 0:
-        raise ValueError(f"a stack must be an int > 0, got {stack!r}")
+        raise ArgumentError(f"a stack must be an int > 0, got {stack!r}")

@@ -75,7 +75,7 @@ def schema_text(name: str) -> str:
     try:
         return resources.files(__name__).joinpath(fname).read_text(encoding="utf-8")
     except (FileNotFoundError, OSError):
-        raise ValueError(f"no schema {name!r}; known: {sorted(SCHEMAS)}") from None
+        raise SchemaError(f"no schema {name!r}; known: {sorted(SCHEMAS)}") from None
 
 
 @cache
