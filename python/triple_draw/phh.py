@@ -1370,7 +1370,7 @@ def _choose_replacements(hand: Hand, cards: _Cards, thrown: list[Any], r: list[_
             return
         first = todo[0]
         given = [s.card for s in r]
-        stub = [c for c in hand._receivable(thrown, given[:first]) if c not in given]
+        stub = [c for c in hand.receivable(thrown, given[:first]) if c not in given]
         cards.fill(r[first].epoch, stub, r[first].start)
         if r[first].card is None:  # pragma: no cover - its epoch was misjudged
             raise _Bad(

@@ -412,10 +412,13 @@ class DrawMixin:
             )
         return f"{head}: it is not available"  # pragma: no cover - the 52 are accounted for
 
-    def _receivable(self, cards: Any, given: Any = ()) -> list[int]:
-        """For replays that choose unknown cards (PHH): the cards the deal could give the
-        actor as his replacement number ``len(given) + 1`` if he discards ``cards`` and
-        his first replacements are ``given``. Raises :class:`IllegalActionError` like
+    def receivable(self, cards: Any, given: Any = ()) -> list[int]:
+        """The cards the deal could give the actor as his replacement number
+        ``len(given) + 1`` if he discards ``cards`` and his first replacements are
+        ``given`` - under the hand's reshuffle rule, in no particular order.
+
+        This is the engine's answer to "who may receive which card", for replays that
+        choose unknown cards (the PHH loader). Raises :class:`IllegalActionError` like
         :meth:`discard` would. Changes nothing."""
         if self._phase != DRAW:
             raise self._not_drawing()
