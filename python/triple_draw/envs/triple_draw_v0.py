@@ -13,7 +13,8 @@
   2 bet/raise, 3 + m the 32 discards (bit i of m throws the i-th lowest card by id).
   ``obs["action_mask"]`` marks the legal ones (all zero for an agent not to act).
 - Observations: ``{"observation": float32 vector, "action_mask": int8 vector}``; the
-  vector encodes ``hand.view(seat)``: only what that seat may know.
+  vector (:mod:`triple_draw.envs.encoding`) holds only what that seat may know: what
+  ``hand.view(seat)`` shows plus the seat's own discards.
 - Rewards: at the end of the hand, each agent gets the chips it won or lost
   (``hand.result.net``), divided by ``reward_scale``; 0 before.
 - ``reset(seed=...)`` seeds the deck (and the button, unless fixed); ``reset()`` continues
@@ -21,7 +22,9 @@
 
 ``env()`` wraps ``raw_env`` the PettingZoo way: an illegal action ends the episode with
 ``illegal_reward`` for the offender (TerminateIllegalWrapper), out-of-range actions are
-errors, and the API order is enforced.
+errors, and the API order is enforced. ``raw_env`` raises
+:class:`~triple_draw.errors.IllegalActionError` (a ``ValueError``) for an illegal or
+out-of-range action and leaves the hand as it was.
 """
 
 from __future__ import annotations
@@ -44,10 +47,11 @@ except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
 from triple_draw.envs.encoding import (
     N_ACTIONS,
     action_mask,
-    encode_view,
+    apply,
+    features,
     observation_size,
-    to_action,
 )
+from triple_draw.errors import IllegalActionError
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
@@ -58,10 +62,73 @@ __all__ = ["env", "raw_env"]
 def env(illegal_reward: float = -1.0, **kwargs: Any) -> Any:
     """The wrapped environment (see the module docs); ``kwargs`` go to :class:`raw_env`."""
     e: Any = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
+    e = _TerminateIllegal(e, illegal_reward=illegal_reward)
+    e = _AssertOutOfBounds(e)
+    e = _OrderEnforcing(e)
     return e
+
+
+class _Forward:
+    """Reads the attributes the AEC loop touches on every step (``last()``,
+    ``agent_iter()``, the wrappers' own ``step``) straight from the wrapped env: PettingZoo's
+    wrappers find them through ``__getattr__``, a string check and ``getattr`` per wrapper
+    level, which cost more than the hand itself. Same values, same behaviour."""
+
+    env: Any
+
+    @property
+    def agent_selection(self) -> Any:
+        return self.env.agent_selection
+
+    @property
+    def rewards(self) -> Any:
+        return self.env.rewards
+
+    @property
+    def _cumulative_rewards(self) -> Any:
+        return self.env._cumulative_rewards
+
+    @property
+    def terminations(self) -> Any:
+        return self.env.terminations
+
+    @property
+    def truncations(self) -> Any:
+        return self.env.truncations
+
+    @property
+    def infos(self) -> Any:
+        return self.env.infos
+
+    @property
+    def agents(self) -> Any:
+        return self.env.agents
+
+
+class _TerminateIllegal(_Forward, wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    pass
+
+
+class _AssertOutOfBounds(_Forward, wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    pass
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order enforcing, with the hot attributes read directly once the env
+    has been reset (before that, its ``__getattr__`` raises as usual)."""
+
+    def _get(self, name: str) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    agent_selection = property(lambda self: self._get("agent_selection"))
+    rewards = property(lambda self: self._get("rewards"))
+    terminations = property(lambda self: self._get("terminations"))
+    truncations = property(lambda self: self._get("truncations"))
+    infos = property(lambda self: self._get("infos"))
+    agents = property(lambda self: self._get("agents"))
+    _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming
@@ -115,6 +182,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         self.render_mode = render_mode
         self._core = core
         self._total = sum(st)
+        self._scale = 1.0 / self._total
+        self._size = observation_size(num_players)
+        self._discards: list[list[int]] = [[] for _ in range(num_players)]
+        self._draws: list[list[int]] = [[] for _ in range(num_players)]
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -155,6 +226,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         button = self.fixed_button if self.fixed_button is not None else int(rng.integers(self.n))
         deck_seed = int(rng.integers(0, 2**63))
         self.hand = Hand(self.rules, self.stacks, button, deck_seed, core=self._core)
+        self._discards = [[] for _ in range(self.n)]
+        self._draws = [[] for _ in range(self.n)]
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -173,16 +246,17 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
             return
         hand = self._hand()
         if action is None:
-            raise ValueError(f"{agent} is to act: None is only for agents whose episode is over")
-        a = int(action)
-        if not 0 <= a < N_ACTIONS or not action_mask(hand)[a]:
-            raise ValueError(
-                f"illegal action {a} for {agent}; "
-                f"legal: {np.flatnonzero(action_mask(hand)).tolist()}"
+            raise IllegalActionError(
+                f"{agent} is to act: None is only for agents whose episode is over"
             )
+        seat = hand.actor
+        thrown = apply(hand, action)  # IllegalActionError before anything changes
+        if thrown is not None:
+            self._discards[seat].extend(thrown)
+            self._draws[seat].append(len(thrown))
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        hand.apply(to_action(hand, a))
+        for a in self.agents:
+            self.rewards[a] = 0.0
         self._settle()
         if self.render_mode == "human":
             self.render()
@@ -190,16 +264,17 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
     def _settle(self) -> None:
         """After a reset or an action: select the next actor, or pay out at the end."""
         hand = self._hand()
-        if hand.is_over:
+        actor = hand.actor
+        if actor is None:
             res = hand.result
             assert res is not None
             for a in self.agents:
-                self.rewards[a] = res.net[self._seat[a]] / self.reward_scale
+                r = res.net[self._seat[a]] / self.reward_scale
+                self.rewards[a] = r
+                self._cumulative_rewards[a] += r
                 self.terminations[a] = True
         else:
-            assert hand.actor is not None
-            self.agent_selection = self.possible_agents[hand.actor]
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[actor]
 
     def _hand(self) -> Hand:
         if self.hand is None:
@@ -211,7 +286,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         hand = self._hand()
         seat = self._seat[agent]
-        obs = encode_view(hand.view(seat), self._total)
+        ones: list[int] = []
+        vi: list[int] = []
+        vv: list[float] = []
+        features(ones, vi, vv, 0, hand, seat, self._discards[seat], self._draws, self._scale)
+        obs = np.zeros(self._size, dtype=np.float32)
+        obs[ones] = 1.0
+        obs[vi] = vv
         if agent == self.agent_selection and hand.actor == seat:
             mask = action_mask(hand)
         else:
