@@ -109,6 +109,7 @@ _RAISE_ROW[2] = 1
 _DRAW_ROW = np.zeros(N_ACTIONS, dtype=np.int8)
 _DRAW_ROW[DISCARD_OFFSET:] = 1
 _PER = PER_PLAYER
+_NO_CARDS = (-1,) * 5
 #: the action mask of each row code: 0 betting, 1 betting with a raise allowed, 2 draw,
 #: 3 over
 _MASKS = np.stack([_BET_ROW, _RAISE_ROW, _DRAW_ROW, np.zeros(N_ACTIONS, dtype=np.int8)])
@@ -252,6 +253,7 @@ class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
         self._draw_arr = np.full((num_envs, num_players, 3), -1, dtype=np.int64)
         self._ndraws = [[0] * num_players for _ in range(num_envs)]
         self._done = [False] * num_envs
+        self._slot_keys: list[int] = []
         self._last_seat = [0] * num_envs
         self._seat = np.zeros(num_envs, dtype=np.int64)
         self._actor = np.zeros(num_envs, dtype=np.int64)
@@ -270,12 +272,19 @@ class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
         return button, key
 
     def _deal(self, i: int) -> None:
-        button, key = self.hand_args(i, self._episode[i])
+        """Deal the hand ``self._episode[i]`` of slot ``i`` (the caller clears the slot's
+        rows of the discard and draw arrays: :meth:`_clear`)."""
+        key = _mix(self._slot_keys[i] ^ self._episode[i]) >> 1  # = hand_seed(seed, i, e)
+        fixed = self.fixed_button
+        button = fixed if fixed is not None else key % self.num_players
         self.hands[i] = Hand(self.rules, self.stacks, button, key, core=self._core)
-        self._disc_arr[i] = 0.0
-        self._draw_arr[i] = -1
         self._ndraws[i] = [0] * self.num_players
         self._done[i] = False
+
+    def _clear(self, rows: list[int]) -> None:
+        if rows:
+            self._disc_arr[rows] = 0.0
+            self._draw_arr[rows] = -1
 
     # -- the API -----------------------------------------------------------------------------
 
@@ -289,14 +298,17 @@ class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
                 raise ArgumentError(f"seed must be an int or None, got {seed!r}")
             self.seed_value = int(seed)
             self._episode = [0] * self.num_envs
+            self._slot_keys = [_mix(_mix(self.seed_value & _M64) ^ i) for i in range(self.num_envs)]
         elif self.seed_value is None:
             self.seed_value = secrets.randbits(63)
+            self._slot_keys = [_mix(_mix(self.seed_value) ^ i) for i in range(self.num_envs)]
         elif self.hands:
             self._episode = [e + 1 for e in self._episode]
         n_envs = self.num_envs
         self.hands = [None] * n_envs  # type: ignore[list-item]
         for i in range(n_envs):
             self._deal(i)
+        self._clear(list(range(n_envs)))
         obs = self._observe(range(n_envs))
         return obs, self._info()
 
@@ -314,6 +326,7 @@ class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
         terminated = np.zeros(n_envs, dtype=bool)
         final_obs: np.ndarray | None = None
         ended: list[int] = []
+        dealt: list[int] = []
         scale = self.reward_scale
         disc = self._disc_arr
         draws = self._draw_arr
@@ -321,6 +334,7 @@ class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
             if done[i]:  # next-step autoreset: this step deals the next hand
                 self._episode[i] += 1
                 self._deal(i)
+                dealt.append(i)
                 continue
             h = hands[i]
             a = acts[i]
@@ -353,6 +367,8 @@ class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
             for i in ended:
                 self._episode[i] += 1
                 self._deal(i)
+            dealt += ended
+        self._clear(dealt)
         obs = self._observe(range(n_envs))
         info = self._info()
         if final_obs is not None:
@@ -404,6 +420,7 @@ class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
         last_seat = self._last_seat
         table: list[list[int]] = []
         zeros = (0,) * n
+        append = table.append
         for i in rows:
             h = hands[i]
             a = h.actor
@@ -415,15 +432,18 @@ class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
                 s = last_seat[i] = a
                 code = 2 if h.in_draw else 1 if h.can_bet_or_raise() else 0
             folded = h.folded
-            ph = h.phase
-            if ph == "bet":
-                head = [s, a, 0, h.street, h.bet_level, h.raises, h.button]
-                bets = h.bets
+            held = sorted(h.hole_ids(s)) if not folded[s] else _NO_CARDS
+            if code < 2:
+                append(
+                    [s, a, 0, h.street, h.bet_level, h.raises, h.button, *held,
+                     *h.stacks, *h.bets, *h.committed, *folded, code]
+                )  # fmt: skip
             else:
-                head = [s, a, 1 if ph == "draw" else 2, h.street, 0, 0, h.button]
-                bets = zeros
-            held = sorted(h.hole_ids(s)) if not folded[s] else [-1] * 5
-            table.append(head + held + [*h.stacks, *bets, *h.committed, *folded, code])
+                ph = 1 if code == 2 else 2
+                append(
+                    [s, a, ph, h.street, 0, 0, h.button, *held,
+                     *h.stacks, *zeros, *h.committed, *folded, code]
+                )  # fmt: skip
         t = np.array(table, dtype=np.int64)
         m = len(rows)
         idx = np.array(rows, dtype=np.int64)
