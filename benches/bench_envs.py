@@ -27,7 +27,7 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
-from triple_draw.envs.vector import TripleDrawVectorEnv  # noqa: E402
+from triple_draw.envs.vector import TripleDrawVectorEnv
 
 BATCH = 256
 
@@ -52,7 +52,7 @@ def run_aec(n_players: int, steps: int, seed: int = 0) -> int:
     env.reset(seed=seed)
     done = 0
     while done < steps:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _reward, termination, truncation, _info = env.last()
             if termination or truncation:
                 env.step(None)

@@ -125,9 +125,7 @@ def train(
     return policy
 
 
-def evaluate(
-    policy: Policy, hands: int, num_envs: int = 256, seed: int = 1
-) -> tuple[float, float]:
+def evaluate(policy: Policy, hands: int, num_envs: int = 256, seed: int = 1) -> tuple[float, float]:
     """Mean and standard error (bb/hand) of the policy against ``RandomBot``, playing each
     seat in turn (the policy is seat 0 in even slots, seat 1 in odd ones)."""
     env = TripleDrawVectorEnv(

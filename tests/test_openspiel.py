@@ -39,7 +39,7 @@ def random_play(game, rng: random.Random, check=None, fold: bool = True):
         if check is not None:
             check(state)
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=False)
             assert abs(sum(probs) - 1) < 1e-9
             state.apply_action(outcomes[rng.randrange(len(outcomes))])
         else:
@@ -56,8 +56,17 @@ def test_openspiel_random_sim_test_with_serialization(params: dict) -> None:
 
 
 def test_game_parameters() -> None:
-    game = load({"players": 3, "seat_stacks": "20 30 40", "button": 2, "small_bet": 4,
-                 "big_bet": 8, "big_blind": 4, "small_blind": 2})
+    game = load(
+        {
+            "players": 3,
+            "seat_stacks": "20 30 40",
+            "button": 2,
+            "small_bet": 4,
+            "big_bet": 8,
+            "big_blind": 4,
+            "small_blind": 2,
+        }
+    )
     assert game.num_players() == 3
     assert game.num_distinct_actions() == encoding.N_ACTIONS
     assert game.max_chance_outcomes() == 52
@@ -117,7 +126,7 @@ def test_chance_nodes_are_the_engines_deals() -> None:
 
     def check(state) -> None:
         if state.is_chance_node() and state.hand is not None:
-            seat, cards, got = state._pending
+            _seat, cards, got = state._pending
             assert [a for a, _p in state.chance_outcomes()] == sorted(
                 state.hand.receivable(cards, got)
             )
@@ -223,7 +232,7 @@ def test_serialization_and_clones() -> None:
     game = load({"players": 3, "stacks": 40})
     state = random_play(game, random.Random(4))
     text = pyspiel.serialize_game_and_state(game, state)
-    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    _game2, state2 = pyspiel.deserialize_game_and_state(text)
     assert state2.history() == state.history()
     assert state2.hand.to_dict() == state.hand.to_dict()
     clone = state.clone()

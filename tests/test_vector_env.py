@@ -13,10 +13,10 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
-from triple_draw.envs import encoding  # noqa: E402
-from triple_draw.envs.vector import TripleDrawVectorEnv, hand_seed  # noqa: E402
-from triple_draw.errors import BatchTypeError, IllegalActionError, TripleDrawError  # noqa: E402
-from triple_draw.game import Hand, Rules  # noqa: E402
+from triple_draw.envs import encoding
+from triple_draw.envs.vector import TripleDrawVectorEnv, hand_seed
+from triple_draw.errors import BatchTypeError, IllegalActionError, TripleDrawError
+from triple_draw.game import Hand, Rules
 
 
 def policy(mask: np.ndarray, keys: list[tuple[int, ...]]) -> np.ndarray:
@@ -115,7 +115,7 @@ def test_the_same_hands_through_hand() -> None:
     env = TripleDrawVectorEnv(num_envs=4, num_players=4, rules=rules, stacks=40)
     log: dict[tuple[int, int], list[int]] = {}
     played: dict[tuple[int, int], Hand] = {}
-    obs, info = env.reset(seed=123)
+    _obs, info = env.reset(seed=123)
     rng = np.random.default_rng(0)
     for _ in range(150):
         actions = env.sample_actions(info["action_mask"], rng)
@@ -124,7 +124,7 @@ def test_the_same_hands_through_hand() -> None:
             played[key] = env.hands[i]
             if info["actor"][i] >= 0:
                 log.setdefault(key, []).append(int(actions[i]))
-        obs, rewards, term, trunc, info = env.step(actions)
+        _obs, _rewards, _term, _trunc, info = env.step(actions)
     finished = 0
     for (i, e), actions in log.items():
         button, key = env.hand_args(i, e)
@@ -141,11 +141,11 @@ def test_the_same_hands_through_hand() -> None:
 
 def test_next_step_autoreset() -> None:
     env = TripleDrawVectorEnv(num_envs=3, num_players=2, stacks=3, reward_scale=2.0)
-    obs, info = env.reset(seed=0)
+    _obs, info = env.reset(seed=0)
     assert env.metadata["autoreset_mode"].value == "NextStep"
     rng = np.random.default_rng(1)
     for _ in range(40):
-        obs, rewards, term, trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
+        _obs, rewards, term, _trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
         if term.any():
             break
     i = int(np.flatnonzero(term)[0])
@@ -155,22 +155,23 @@ def test_next_step_autoreset() -> None:
     # the next step deals the next hand in that slot, whatever its action
     actions = env.sample_actions(info["action_mask"], rng)
     actions[i] = 34
-    obs, rewards, term, trunc, info = env.step(actions)
+    _obs, rewards, term, _trunc, info = env.step(actions)
     assert info["episode"][i] == episode + 1 and info["actor"][i] >= 0
     assert not term[i] and not rewards[i].any()
-    assert env.hands[i].to_dict()["history"] == Hand(
-        Rules(), [3, 3], *env.hand_args(i, int(episode) + 1)
-    ).to_dict()["history"]
+    assert (
+        env.hands[i].to_dict()["history"]
+        == Hand(Rules(), [3, 3], *env.hand_args(i, int(episode) + 1)).to_dict()["history"]
+    )
 
 
 def test_same_step_autoreset_returns_the_final_observation() -> None:
     env = TripleDrawVectorEnv(num_envs=4, num_players=2, stacks=5, autoreset_mode="same_step")
-    obs, info = env.reset(seed=2)
+    _obs, info = env.reset(seed=2)
     rng = np.random.default_rng(2)
     seen = 0
     for _ in range(30):
         before = list(env.hands)
-        obs, rewards, term, trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
+        _obs, _rewards, term, _trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
         assert (info["actor"] >= 0).all()  # every slot has a hand to play
         if term.any():
             assert np.array_equal(info["_final_obs"], term)
@@ -201,19 +202,19 @@ def test_reset_without_seed_continues_and_seeds_replay() -> None:
 
 def test_bad_actions_are_refused_and_change_nothing() -> None:
     env = TripleDrawVectorEnv(num_envs=3, num_players=2)
-    obs, info = env.reset(seed=4)
+    _obs, _info = env.reset(seed=4)
     before = [h.to_dict() for h in env.hands]
     with pytest.raises(BatchTypeError, match="shape"):
         env.step(np.zeros(2, dtype=np.int64))
     with pytest.raises(BatchTypeError, match="dtype"):
         env.step(np.zeros(3, dtype=np.float32))
-    with pytest.raises(IllegalActionError, match="0..34"):
+    with pytest.raises(IllegalActionError, match=r"0\.\.34"):
         env.step(np.array([1, 1, 35]))
     with pytest.raises(IllegalActionError, match="hand 1: illegal action 5"):
         env.step(np.array([1, 5, 1]))
     assert [h.to_dict() for h in env.hands] == before
     assert issubclass(BatchTypeError, TripleDrawError)
-    obs2, *_ = env.step(np.array([1, 1, 1]))
+    _obs2, *_ = env.step(np.array([1, 1, 1]))
     assert [h.to_dict() for h in env.hands] != before
 
 

@@ -97,11 +97,18 @@ PER_PLAYER = 11
 _TEXT_ID = {t: i for i, t in enumerate(CARD_TEXT)}
 _PHASES = {"bet": 0, "draw": 1, "over": 2}
 
-#: _SLOT[k][c]: the two one-hot positions of card id c in card slot k
-_SLOT = [
-    [(OBS_SLOTS + 17 * k + c // 4, OBS_SLOTS + 17 * k + 13 + c % 4) for c in range(52)]
+#: _CARD_ONES[k][c]: the positions set by card id c as the k-th lowest card held
+_CARD_ONES = [
+    [(c, OBS_SLOTS + 17 * k + c // 4, OBS_SLOTS + 17 * k + 13 + c % 4) for c in range(52)]
     for k in range(5)
 ]
+#: _PHASE_STREET[phase][street]: the positions of the phase and street one-hots
+_PHASE_STREET = {
+    name: [(OBS_PHASE + p, OBS_STREET + r) for r in range(4)]
+    for name, p in (("bet", 0), ("draw", 1), ("over", 2))
+}
+#: _CLOCKWISE[n][seat]: the seats from ``seat`` clockwise
+_CLOCKWISE = [[tuple((s + k) % n for k in range(n)) for s in range(n)] for n in range(10)]
 #: _MASK_DISCARD[m]: positions of the cards (by ascending id) that discard m throws
 _MASK_BITS = [tuple(i for i in range(5) if m >> i & 1) for m in range(32)]
 _DRAW_VALUE = [(k + 1) / 6 for k in range(6)]
@@ -129,7 +136,6 @@ def features(
     ones: list[int],
     vi: list[int],
     vv: list[float],
-    base: int,
     hand: Any,
     seat: int,
     discards: Sequence[int],
@@ -137,16 +143,17 @@ def features(
     scale: float,
     cards: Sequence[int] | None = None,
 ) -> None:
-    """Append the non-zero entries of seat ``seat``'s observation (see the module docs),
-    offset by ``base``, to ``ones`` (positions of 1.0) and ``vi``/``vv`` (positions and
-    values of the other entries): the fast path every environment uses, so that a batch
-    of observations is filled with two numpy assignments.
+    """Append the non-zero entries of seat ``seat``'s observation (see the module docs) to
+    ``ones`` (positions of 1.0) and ``vi``/``vv`` (positions and values of the others):
+    the fast path of the environments, filled into a zeroed vector with two numpy
+    assignments (:func:`encode`).
 
     Reads only the public state of ``hand`` (``phase``, ``street``, ``actor``, ``stacks``,
     ``bets``, ``committed``, ``folded``, ``bet_level``, ``raises``, ``button``) plus the
     seat's own cards (``cards``, default ``hand.hole_ids(seat)``), its own ``discards``
     and every seat's ``draws`` (cards drawn at each draw, as ``hand.draws(j)``), which the
-    caller tracks. ``scale`` is 1 / the total of the starting stacks."""
+    caller tracks. ``scale`` is 1 / the total of the starting stacks (chips are
+    conserved, so no entry exceeds 1)."""
     phase = hand.phase
     n = hand.n_players
     actor = hand.actor
@@ -155,75 +162,66 @@ def features(
     committed = hand.committed
     if cards is None:
         cards = () if folded[seat] else hand.hole_ids(seat)
-    held = sorted(cards)
-    add = ones.append
-    for k, c in enumerate(held):
-        add(base + c)
-        a, b = _SLOT[k][c]
-        add(base + a)
-        add(base + b)
-    for c in discards:
-        add(base + OBS_DISCARDS + c)
-    betting = phase == "bet"
-    add(base + OBS_PHASE + _PHASES[phase])
-    add(base + OBS_STREET + hand.street)
+    extend = ones.extend
+    for k, c in enumerate(sorted(cards)):
+        extend(_CARD_ONES[k][c])
+    if discards:
+        extend([OBS_DISCARDS + c for c in discards])
+    extend(_PHASE_STREET[phase][hand.street])
     if actor == seat:
-        add(base + OBS_TO_ACT)
+        ones.append(OBS_TO_ACT)
     vadd = vi.append
     xadd = vv.append
-    pot = sum(committed)
-    vadd(base + OBS_CHIPS)
-    xadd(min(1.0, pot * scale))
-    if betting:
+    vadd(OBS_CHIPS)
+    xadd(sum(committed) * scale)
+    if phase == "bet":
         bets = hand.bets
         level = hand.bet_level
         if level:
-            vadd(base + OBS_CHIPS + 1)
-            xadd(min(1.0, level * scale))
+            vadd(OBS_CHIPS + 1)
+            xadd(level * scale)
             if not folded[seat]:
                 owe = level - bets[seat]
                 if owe > 0:
                     x = stacks[seat]
-                    vadd(base + OBS_CHIPS + 2)
-                    xadd(min(1.0, (owe if owe < x else x) * scale))
+                    vadd(OBS_CHIPS + 2)
+                    xadd((owe if owe < x else x) * scale)
         r = hand.raises
         if r:
-            vadd(base + OBS_RAISES)
-            xadd(min(1.0, r / 5))
+            vadd(OBS_RAISES)
+            xadd(r / 5 if r < 5 else 1.0)
     else:
-        bets = (0,) * n
+        bets = None
     over = phase == "over"
     button = hand.button
-    j = seat
-    o = base + OBS_PLAYERS
-    for _ in range(n):
+    o = OBS_PLAYERS
+    for j in _CLOCKWISE[n][seat]:
         st = stacks[j]
         if st:
             vadd(o)
-            xadd(min(1.0, st * scale))
-        if bets[j]:
+            xadd(st * scale)
+        if bets is not None and bets[j]:
             vadd(o + 1)
-            xadd(min(1.0, bets[j] * scale))
+            xadd(bets[j] * scale)
         if committed[j]:
             vadd(o + 2)
-            xadd(min(1.0, committed[j] * scale))
+            xadd(committed[j] * scale)
         if folded[j]:
-            add(o + 3)
+            ones.append(o + 3)
+        elif st or over:
+            ones.append(o + 7)  # a seat still in holds five cards
         else:
-            if not st and not over:
-                add(o + 4)
-            add(o + 7)  # a seat still in holds five cards
+            extend((o + 4, o + 7))  # all-in
         if j == button:
-            add(o + 5)
+            ones.append(o + 5)
         if j == actor:
-            add(o + 6)
-        for d, k in enumerate(draws[j][:3]):
-            vadd(o + 8 + d)
-            xadd(_DRAW_VALUE[k])
+            ones.append(o + 6)
+        d = draws[j]
+        if d:
+            for i, k in enumerate(d[:3]):
+                vadd(o + 8 + i)
+                xadd(_DRAW_VALUE[k])
         o += PER_PLAYER
-        j += 1
-        if j == n:
-            j = 0
 
 
 def encode(
@@ -245,7 +243,7 @@ def encode(
     ones: list[int] = []
     vi: list[int] = []
     vv: list[float] = []
-    features(ones, vi, vv, 0, hand, seat, discards, draws, 1.0 / sum(hand.starting_stacks))
+    features(ones, vi, vv, hand, seat, discards, draws, 1.0 / sum(hand.starting_stacks))
     out = np.zeros(observation_size(n), dtype=np.float32)
     out[ones] = 1.0
     out[vi] = vv
@@ -279,9 +277,7 @@ class _ViewState:
         self.draws = [p["draws"] for p in players]
 
 
-def encode_view(
-    view: dict[str, Any], total_chips: int, discards: Sequence[Any] = ()
-) -> np.ndarray:
+def encode_view(view: dict[str, Any], total_chips: int, discards: Sequence[Any] = ()) -> np.ndarray:
     """The observation vector of a :meth:`Hand.view` document (see the module docs).
 
     A view does not list the seat's own discards: pass them as ``discards`` (ids or
@@ -296,20 +292,22 @@ def encode_view(
     vi: list[int] = []
     vv: list[float] = []
     cards = [_TEXT_ID[c] for c in view["hole_cards"]]
-    features(ones, vi, vv, 0, state, seat, ids, state.draws, 1.0 / total_chips, cards)
+    features(ones, vi, vv, state, seat, ids, state.draws, 1.0 / total_chips, cards)
     out = np.zeros(observation_size(state.n_players), dtype=np.float32)
     out[ones] = 1.0
     out[vi] = vv
-    return out
+    return np.minimum(out, 1.0)  # total_chips is the caller's
 
 
 def action_mask(hand: Any) -> np.ndarray:
     """The legal actions of the hand's actor as a 0/1 int8 vector (all zero when over)."""
     if hand.actor is None:
-        return _NO_MASK.copy()
-    if hand.in_draw:
-        return _DRAW_MASK.copy()
-    return (_BET_RAISE_MASK if hand.can_bet_or_raise() else _BET_MASK).copy()
+        mask = _NO_MASK
+    elif hand.in_draw:
+        mask = _DRAW_MASK
+    else:
+        mask = _BET_RAISE_MASK if hand.can_bet_or_raise() else _BET_MASK
+    return np.array(mask)
 
 
 def discard_cards(held: Sequence[int], m: int) -> tuple[int, ...]:
@@ -334,7 +332,7 @@ def _check(hand: Any, a: Any) -> int:
     if (a >= DISCARD_OFFSET) != hand.in_draw or (a == BET_RAISE and not hand.can_bet_or_raise()):
         legal = np.flatnonzero(action_mask(hand)).tolist()
         raise IllegalActionError(f"illegal action {a} for seat {hand.actor}; legal: {legal}")
-    return a
+    return int(a)
 
 
 def to_action(hand: Any, a: Any) -> Action:

@@ -144,9 +144,7 @@ def _parse(params: dict[str, Any]) -> tuple[Rules, int, tuple[int, ...], int, in
                 f"seat_stacks must be ints separated by spaces, got {p['seat_stacks']!r}"
             ) from None
         if len(stacks) != n or min(stacks) <= 0:
-            raise ArgumentError(
-                f"seat_stacks must hold {n} stacks > 0, got {p['seat_stacks']!r}"
-            )
+            raise ArgumentError(f"seat_stacks must hold {n} stacks > 0, got {p['seat_stacks']!r}")
     else:
         if type(p["stacks"]) is not int or p["stacks"] <= 0:
             raise ArgumentError(f"stacks must be an int > 0, got {p['stacks']!r}")
@@ -195,9 +193,7 @@ class TripleDrawGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(_GAME_TYPE, info, full)
         self.key = tuple(sorted(full.items()))
         _GAMES.setdefault(self.key, self)
-        self.deal_order = tuple(
-            (self._template().small_blind_seat + p) % n for p in range(n)
-        )
+        self.deal_order = tuple((self._template().small_blind_seat + p) % n for p in range(n))
 
     def _template(self) -> Hand:
         """A hand of this game before any card is seen: its public state is the state of
@@ -448,7 +444,9 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         if m == 0:
             return "stand pat"
         if h is not None and h.actor == player and h.in_draw and self._pending is None:
-            return "discard " + " ".join(CARD_TEXT[c] for c in enc.discard_cards(h.hole_ids(player), m))
+            return "discard " + " ".join(
+                CARD_TEXT[c] for c in enc.discard_cards(h.hole_ids(player), m)
+            )
         return "discard cards " + ",".join(str(i + 1) for i in range(5) if m >> i & 1)
 
     def returns(self) -> list[float]:
@@ -463,7 +461,9 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         h = self.hand
         if h is None:
             return "dealing: " + " ".join(CARD_TEXT[c] for c in self._dealt)
-        cards = " | ".join(" ".join(CARD_TEXT[c] for c in sorted(h.hole_ids(s))) for s in range(self._g.n))
+        cards = " | ".join(
+            " ".join(CARD_TEXT[c] for c in sorted(h.hole_ids(s))) for s in range(self._g.n)
+        )
         return f"{h!r} [{cards}]"
 
     # -- what a seat knows -------------------------------------------------------------------
@@ -474,7 +474,9 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
     def _own_cards(self, seat: int) -> list[int]:
         h = self.hand
         if h is None:
-            return [c for i, c in enumerate(self._dealt) if self._g.deal_order[i % self._g.n] == seat]
+            return [
+                c for i, c in enumerate(self._dealt) if self._g.deal_order[i % self._g.n] == seat
+            ]
         if h.folded[seat]:
             return []
         if self._pending is not None and self._pending[0] == seat:
@@ -489,7 +491,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         cards = self._own_cards(seat) if private else []
         discards = self._discards[seat] if private else []
         enc.features(
-            ones, vi, vv, 0, self._public(), seat, discards, self._draws, 1.0 / sum(g.stacks), cards
+            ones, vi, vv, self._public(), seat, discards, self._draws, 1.0 / sum(g.stacks), cards
         )
 
     def _observation_string(self, seat: int, private: bool = True) -> str:
@@ -511,9 +513,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
             flags = ("F" if pub.folded[j] else "") + ("B" if j == pub.button else "")
             bet = pub.bets[j] if betting else 0
             draws = ",".join(str(k) for k in self._draws[j])
-            out.append(
-                f"s{j}{flags} {pub.stacks[j]}/{bet}/{pub.committed[j]} d[{draws}]"
-            )
+            out.append(f"s{j}{flags} {pub.stacks[j]}/{bet}/{pub.committed[j]} d[{draws}]")
         return " | ".join(out)
 
     def _info_string(self, seat: int, private: bool = True) -> str:
@@ -587,7 +587,9 @@ class TripleDrawObserver:
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         n = game.n
-        pieces = [("observation", enc.observation_size(n), (enc.observation_size(n),))]
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [
+            ("observation", enc.observation_size(n), (enc.observation_size(n),))
+        ]
         if self.perfect_recall:
             width = n + 3 + 6
             pieces += [
@@ -620,7 +622,7 @@ class TripleDrawObserver:
                 hands[k, list(held)] = 1.0
         rows = self.dict["decisions"]
         t = 0
-        for j, public, secret in state._events:
+        for j, public, _secret in state._events:
             kind = public[0]
             if kind in "d+":
                 continue

@@ -110,25 +110,59 @@ class _TerminateIllegal(_Forward, wrappers.TerminateIllegalWrapper):  # type: ig
 
 
 class _AssertOutOfBounds(_Forward, wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
-    pass
+    def step(self, action: Any) -> None:
+        # PettingZoo's check, with a plain int in range accepted without asking the space
+        if not (type(action) is int and 0 <= action < N_ACTIONS):
+            agent = self.agent_selection
+            assert (
+                action is None and (self.terminations[agent] or self.truncations[agent])
+            ) or self.action_space(agent).contains(action), "action is not in action space"
+        self.env.step(action)
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's order enforcing, with the hot attributes read directly once the env
     has been reset (before that, its ``__getattr__`` raises as usual)."""
 
-    def _get(self, name: str) -> Any:
-        if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self.env, name)
+    @property
+    def agent_selection(self) -> Any:
+        if self._has_reset:
+            return self.env.agent_selection
+        raise AttributeError("agent_selection cannot be accessed before reset")
 
-    agent_selection = property(lambda self: self._get("agent_selection"))
-    rewards = property(lambda self: self._get("rewards"))
-    terminations = property(lambda self: self._get("terminations"))
-    truncations = property(lambda self: self._get("truncations"))
-    infos = property(lambda self: self._get("infos"))
-    agents = property(lambda self: self._get("agents"))
-    _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
+    @property
+    def rewards(self) -> Any:
+        if self._has_reset:
+            return self.env.rewards
+        raise AttributeError("rewards cannot be accessed before reset")
+
+    @property
+    def terminations(self) -> Any:
+        if self._has_reset:
+            return self.env.terminations
+        raise AttributeError("terminations cannot be accessed before reset")
+
+    @property
+    def truncations(self) -> Any:
+        if self._has_reset:
+            return self.env.truncations
+        raise AttributeError("truncations cannot be accessed before reset")
+
+    @property
+    def infos(self) -> Any:
+        if self._has_reset:
+            return self.env.infos
+        raise AttributeError("infos cannot be accessed before reset")
+
+    @property
+    def agents(self) -> Any:
+        if self._has_reset:
+            return self.env.agents
+        raise AttributeError("agents cannot be accessed before reset")
+
+    @property
+    def _cumulative_rewards(self) -> Any:
+        return self.env._cumulative_rewards
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming
@@ -289,7 +323,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         ones: list[int] = []
         vi: list[int] = []
         vv: list[float] = []
-        features(ones, vi, vv, 0, hand, seat, self._discards[seat], self._draws, self._scale)
+        features(ones, vi, vv, hand, seat, self._discards[seat], self._draws, self._scale)
         obs = np.zeros(self._size, dtype=np.float32)
         obs[ones] = 1.0
         obs[vi] = vv

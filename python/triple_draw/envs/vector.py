@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -179,7 +179,7 @@ def _encode_batch(
 _MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
 
-class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
+class TripleDrawVectorEnv(VectorEnv):
     """``TripleDrawVectorEnv(num_envs=64, num_players=2, stacks=100, rules=None,
     button=None, reward_scale=1.0, autoreset_mode="next_step", core=None)``
 
@@ -191,7 +191,7 @@ class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
     See the module docs for the arrays ``reset``/``step`` return.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 - an instance attribute in VectorEnv
 
     def __init__(
         self,
@@ -210,9 +210,7 @@ class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
         if type(num_envs) is not int or num_envs < 1:
             raise ArgumentError(f"num_envs must be an int >= 1, got {num_envs!r}")
         if type(num_players) is not int or not 2 <= num_players <= rules.max_players:
-            raise ArgumentError(
-                f"num_players must be 2..{rules.max_players}, got {num_players!r}"
-            )
+            raise ArgumentError(f"num_players must be 2..{rules.max_players}, got {num_players!r}")
         st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
         if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
             raise ArgumentError(
@@ -388,9 +386,7 @@ class TripleDrawVectorEnv(VectorEnv):  # type: ignore[misc]
         error)."""
         arr = np.asarray(actions)
         if arr.shape != (self.num_envs,):
-            raise BatchTypeError(
-                f"actions must have shape ({self.num_envs},), got {arr.shape}"
-            )
+            raise BatchTypeError(f"actions must have shape ({self.num_envs},), got {arr.shape}")
         if arr.dtype.kind not in "iu":
             raise BatchTypeError(f"actions must be integers, got dtype {arr.dtype}")
         bad = np.flatnonzero((arr < 0) | (arr >= N_ACTIONS))
