@@ -283,6 +283,21 @@ def test_external_sampling_mccfr_runs_unchanged() -> None:
     assert len(solver._infostates) > 10
 
 
+def test_openspiel_cpp_external_sampling_mccfr_runs_on_the_python_game() -> None:
+    game = load({"players": 2, "stacks": 4, "num_draws": 1})
+    solver = pyspiel.ExternalSamplingMCCFRSolver(game, seed=1)
+    for _ in range(2):
+        solver.run_iteration()
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        outcomes = [a for a, _p in state.chance_outcomes()]
+        state.apply_action(outcomes[rng.randrange(len(outcomes))])
+    probs = dict(solver.average_policy().get_state_policy(state))
+    assert set(probs) == set(state.legal_actions())
+    assert abs(sum(probs.values()) - 1) < 1e-9
+
+
 def test_ismcts_plays_full_hands_against_the_package_bots() -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 

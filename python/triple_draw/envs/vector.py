@@ -253,6 +253,9 @@ class TripleDrawVectorEnv(VectorEnv):
         self._done = [False] * num_envs
         self._slot_keys: list[int] = []
         self._last_seat = [0] * num_envs
+        #: per slot: which seats folded (the env applies every action) and the button
+        self._folded: list[list[int]] = [[] for _ in range(num_envs)]
+        self._button = [0] * num_envs
         self._seat = np.zeros(num_envs, dtype=np.int64)
         self._actor = np.zeros(num_envs, dtype=np.int64)
         self._mask = np.zeros((num_envs, N_ACTIONS), dtype=np.int8)
@@ -277,6 +280,8 @@ class TripleDrawVectorEnv(VectorEnv):
         button = fixed if fixed is not None else key % self.num_players
         self.hands[i] = Hand(self.rules, self.stacks, button, key, core=self._core)
         self._ndraws[i] = [0] * self.num_players
+        self._folded[i] = [0] * self.num_players
+        self._button[i] = button
         self._done[i] = False
 
     def _clear(self, rows: list[int]) -> None:
@@ -352,6 +357,7 @@ class TripleDrawVectorEnv(VectorEnv):
                 h.bet_or_raise()
             else:
                 h.fold()
+                self._folded[i][s] = 1
             if h.actor is None:
                 self._last_seat[i] = s
                 terminated[i] = True
@@ -417,6 +423,8 @@ class TripleDrawVectorEnv(VectorEnv):
         table: list[list[int]] = []
         zeros = (0,) * n
         append = table.append
+        folded_of = self._folded
+        button_of = self._button
         for i in rows:
             h = hands[i]
             a = h.actor
@@ -427,17 +435,17 @@ class TripleDrawVectorEnv(VectorEnv):
             else:
                 s = last_seat[i] = a
                 code = 2 if h.in_draw else 1 if h.can_bet_or_raise() else 0
-            folded = h.folded
+            folded = folded_of[i]
             held = sorted(h.hole_ids(s)) if not folded[s] else _NO_CARDS
             if code < 2:
                 append(
-                    [s, a, 0, h.street, h.bet_level, h.raises, h.button, *held,
+                    [s, a, 0, h.street, h.bet_level, h.raises, button_of[i], *held,
                      *h.stacks, *h.bets, *h.committed, *folded, code]
                 )  # fmt: skip
             else:
                 ph = 1 if code == 2 else 2
                 append(
-                    [s, a, ph, h.street, 0, 0, h.button, *held,
+                    [s, a, ph, h.street, 0, 0, button_of[i], *held,
                      *h.stacks, *zeros, *h.committed, *folded, code]
                 )  # fmt: skip
         t = np.array(table, dtype=np.int64)
