@@ -236,6 +236,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self.np_random: np.random.Generator | None = None
         self.hand: Hand | None = None
+        self.hand_args: tuple[int, int] | None = None
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
@@ -259,6 +260,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         rng = self.np_random
         button = self.fixed_button if self.fixed_button is not None else int(rng.integers(self.n))
         deck_seed = int(rng.integers(0, 2**63))
+        #: ``(button, deck_seed)`` of the current hand: ``Hand(rules, stacks, *hand_args)``
+        #: deals it again
+        self.hand_args = (button, deck_seed)
         self.hand = Hand(self.rules, self.stacks, button, deck_seed, core=self._core)
         self._discards = [[] for _ in range(self.n)]
         self._draws = [[] for _ in range(self.n)]
