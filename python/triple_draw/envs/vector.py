@@ -295,7 +295,8 @@ class TripleDrawVectorEnv(VectorEnv):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new hand in every slot. ``seed``: restart the seeded stream (hand 0 of
-        every slot); without it, the next hand of every slot."""
+        every slot); without it, the next hand of every slot. ``options`` is accepted for
+        Gymnasium's signature; there are none."""
         if seed is not None:
             if type(seed) is not int and not isinstance(seed, np.integer):
                 raise ArgumentError(f"seed must be an int or None, got {seed!r}")
