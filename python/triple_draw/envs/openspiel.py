@@ -72,7 +72,13 @@ from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
 
-__all__ = ["TripleDrawGame", "TripleDrawState", "TripleDrawObserver", "DEFAULT_PARAMS"]
+__all__ = [
+    "DEFAULT_PARAMS",
+    "TripleDrawGame",
+    "TripleDrawObserver",
+    "TripleDrawState",
+    "bot_action",
+]
 
 #: Every game parameter and its default.
 DEFAULT_PARAMS: dict[str, Any] = {
@@ -159,9 +165,11 @@ def _parse(params: dict[str, Any]) -> tuple[Rules, int, tuple[int, ...], int, in
 
 
 def _max_bets(rules: Rules, n: int, stacks: tuple[int, ...]) -> int:
-    """An upper bound on the bets and raises of one betting round."""
-    by_chips = 2 * sum(stacks) // rules.small_bet + n + 1  # each raise adds >= half a unit
-    return by_chips if rules.heads_up_uncapped else min(rules.raise_cap + 1, by_chips)
+    """An upper bound on the bets and raises of one betting round: the full ones (at most
+    ``raise_cap + 1``, or as many as the chips allow when uncapped: each adds at least
+    half a unit) and the short all-ins (one per player)."""
+    by_chips = 2 * sum(stacks) // rules.small_bet + n + 1
+    return by_chips if rules.heads_up_uncapped else min(rules.raise_cap + 1 + n, by_chips)
 
 
 class TripleDrawGame(pyspiel.Game):  # type: ignore[misc]
@@ -176,7 +184,8 @@ class TripleDrawGame(pyspiel.Game):  # type: ignore[misc]
         self.button = button
         self.num_draws = k
         #: an upper bound on the decisions of one hand: four betting rounds (each seat
-        #: acts once, then once more per bet or raise), three draws
+        #: acts once, and each bet or raise is answered at most once by every other seat),
+        #: three draws
         self.max_decisions = 4 * n * (_max_bets(rules, n, stacks) + 2) + 3 * n
         chance = 5 * n + 3 * 5 * n
         total = sum(stacks)
@@ -308,7 +317,6 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         self._draws: list[list[int]] = [[] for _ in range(n)]
         #: each seat's cards after the deal and after each of his draws
         self._held: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
-        self._decisions = 0
 
     @property
     def _g(self) -> TripleDrawGame:
@@ -398,7 +406,6 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
             self._events.append(
                 (seat, f"x{len(cards)}", "x" + "".join(CARD_TEXT[c] for c in cards))
             )
-            self._decisions += 1
             if cards:
                 self._pending = (seat, cards, [])
             else:
@@ -408,7 +415,6 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
             return
         enc.apply(h, a)
         self._events.append((seat, _BET_WORDS[a], _BET_WORDS[a]))
-        self._decisions += 1
         self._auto()
 
     def _auto(self) -> None:
