@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("gymnasium")
+pytest.importorskip("gymnasium", minversion="1.1")
 
 from triple_draw.envs.vector import TripleDrawVectorEnv
 

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-pytest.importorskip("gymnasium")
+pytest.importorskip("gymnasium", minversion="1.1")
 
 from triple_draw.envs import encoding
 from triple_draw.envs.vector import TripleDrawVectorEnv, hand_seed

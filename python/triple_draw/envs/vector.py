@@ -58,9 +58,9 @@ import numpy as np
 try:
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
-except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
+except ImportError as e:  # pragma: no cover - only without the extra
     raise ImportError(
-        "triple_draw.envs.vector needs gymnasium: pip install 'triple_draw[gymnasium]'"
+        "triple_draw.envs.vector needs gymnasium >= 1.1: pip install 'triple_draw[gymnasium]'"
     ) from e
 
 from triple_draw.envs.encoding import (
