@@ -323,3 +323,20 @@ def test_ismcts_plays_full_hands_against_the_package_bots() -> None:
         assert sum(state.returns()) == 0
         total += state.returns()[me]
     assert state.hand.is_over
+
+
+def test_public_observation_holds_no_private_cards() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = load({"players": 2, "stacks": 30})
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE),
+    )
+    state = random_play(game, random.Random(9), fold=False)
+    for p in range(2):
+        text = public.string_from(state, p)
+        assert not any(c in text for s in range(2) for c in state.hand.hole_text(s))
+        public.set_from(state, p)
+        assert not public.dict["own_hands"].any()
+        assert not public.dict["observation"][: encoding.OBS_PHASE].any()

@@ -242,3 +242,14 @@ def test_raw_env_refuses_bad_actions_and_changes_nothing() -> None:
     assert raw.hand.to_dict() == before
     raw.step(1)
     assert raw.hand.to_dict() != before
+
+
+def test_wrapped_env_refuses_out_of_range_actions() -> None:
+    env = triple_draw_v0.env(num_players=2)
+    env.reset(seed=3)
+    before = env.unwrapped.hand.to_dict()
+    for bad in (35, -1, None, 2.5):
+        with pytest.raises(TripleDrawError, match="not in the action space"):
+            env.step(bad)
+    assert env.unwrapped.hand.to_dict() == before
+    assert not any(env.terminations.values())

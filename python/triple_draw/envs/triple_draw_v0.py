@@ -21,8 +21,8 @@
   the seeded stream, so a seeded sequence of episodes replays exactly.
 
 ``env()`` wraps ``raw_env`` the PettingZoo way: an illegal action ends the episode with
-``illegal_reward`` for the offender (TerminateIllegalWrapper), out-of-range actions are
-errors, and the API order is enforced. ``raw_env`` raises
+``illegal_reward`` for the offender (TerminateIllegalWrapper), an out-of-range action
+raises :class:`~triple_draw.errors.IllegalActionError`, and the API order is enforced. ``raw_env`` raises
 :class:`~triple_draw.errors.IllegalActionError` (a ``ValueError``) for an illegal or
 out-of-range action and leaves the hand as it was.
 """
@@ -51,7 +51,7 @@ from triple_draw.envs.encoding import (
     features,
     observation_size,
 )
-from triple_draw.errors import IllegalActionError
+from triple_draw.errors import ArgumentError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
@@ -110,13 +110,18 @@ class _TerminateIllegal(_Forward, wrappers.TerminateIllegalWrapper):  # type: ig
 
 
 class _AssertOutOfBounds(_Forward, wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    """PettingZoo's out-of-bounds check, raising the package's error: an action outside
+    ``Discrete(35)`` (or ``None`` for an agent still to act) raises
+    :class:`IllegalActionError` and changes nothing."""
+
     def step(self, action: Any) -> None:
-        # PettingZoo's check, with a plain int in range accepted without asking the space
         if not (type(action) is int and 0 <= action < N_ACTIONS):
             agent = self.agent_selection
-            assert (
-                action is None and (self.terminations[agent] or self.truncations[agent])
-            ) or self.action_space(agent).contains(action), "action is not in action space"
+            dead = self.terminations[agent] or self.truncations[agent]
+            if not ((action is None and dead) or self.action_space(agent).contains(action)):
+                raise IllegalActionError(
+                    f"action {action!r} of {agent} is not in the action space Discrete({N_ACTIONS})"
+                )
         self.env.step(action)
 
 
@@ -198,16 +203,22 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         if type(rules) is not Rules:
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
         if type(num_players) is not int or not 2 <= num_players <= rules.max_players:
-            raise ValueError(f"num_players must be 2..{rules.max_players}, got {num_players!r}")
+            raise ArgumentError(f"num_players must be 2..{rules.max_players}, got {num_players!r}")
         st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
         if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
-            raise ValueError(f"stacks must be an int > 0 or {num_players} of them, got {stacks!r}")
+            raise ArgumentError(
+                f"stacks must be an int > 0 or {num_players} of them, got {stacks!r}"
+            )
         if button is not None and (type(button) is not int or not 0 <= button < num_players):
-            raise ValueError(f"button must be a seat 0..{num_players - 1} or None, got {button!r}")
+            raise ArgumentError(
+                f"button must be a seat 0..{num_players - 1} or None, got {button!r}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+            raise ArgumentError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None"
+            )
         if not reward_scale > 0:
-            raise ValueError(f"reward_scale must be > 0, got {reward_scale!r}")
+            raise ArgumentError(f"reward_scale must be > 0, got {reward_scale!r}")
         self.rules = rules
         self.n = num_players
         self.stacks = st
@@ -316,7 +327,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
 
     def _hand(self) -> Hand:
         if self.hand is None:
-            raise RuntimeError("call reset() first")
+            raise ArgumentError("call reset() first")
         return self.hand
 
     # -- observations ------------------------------------------------------------------------
