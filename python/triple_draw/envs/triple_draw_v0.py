@@ -22,9 +22,9 @@
 
 ``env()`` wraps ``raw_env`` the PettingZoo way: an illegal action ends the episode with
 ``illegal_reward`` for the offender (TerminateIllegalWrapper), an out-of-range action
-raises :class:`~triple_draw.errors.IllegalActionError`, and the API order is enforced. ``raw_env`` raises
-:class:`~triple_draw.errors.IllegalActionError` (a ``ValueError``) for an illegal or
-out-of-range action and leaves the hand as it was.
+raises :class:`~triple_draw.errors.IllegalActionError`, and the API order is enforced.
+``raw_env`` raises :class:`~triple_draw.errors.IllegalActionError` (a ``ValueError``)
+for an illegal or out-of-range action and leaves the hand as it was.
 """
 
 from __future__ import annotations
