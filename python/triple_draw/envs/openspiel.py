@@ -520,13 +520,22 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
             bet = pub.bets[j] if betting else 0
             draws = ",".join(str(k) for k in self._draws[j])
             out.append(f"s{j}{flags} {pub.stacks[j]}/{bet}/{pub.committed[j]} d[{draws}]")
+        out.extend(self._showdown())
         return " | ".join(out)
+
+    def _showdown(self) -> list[str]:
+        """The hands shown at the showdown (public, as in ``hand.view``)."""
+        h = self.hand
+        res = None if h is None else h.result
+        if res is None:
+            return []
+        return [f"s{e.seat} shows {''.join(e.cards)}" for e in res.showdown if e.cards]
 
     def _info_string(self, seat: int, private: bool = True) -> str:
         tokens = []
         for j, public, secret in self._events:
-            tokens.append(f"{j}{secret if private and j == seat else public}")
-        return f"p{seat} " + " ".join(tokens)
+            tokens.append(f"{j}:{secret if private and j == seat else public}")
+        return " | ".join([f"p{seat} " + " ".join(tokens), *self._showdown()])
 
     # -- search ------------------------------------------------------------------------------
 
