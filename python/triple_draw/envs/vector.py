@@ -332,11 +332,23 @@ class TripleDrawVectorEnv(VectorEnv):
         ended: list[int] = []
         dealt: list[int] = []
         scale = self.reward_scale
-        disc = self._disc_arr
-        draws = self._draw_arr
+        # the array updates of the loop, applied once after it
+        d_env: list[int] = []
+        d_seat: list[int] = []
+        d_card: list[int] = []
+        w_env: list[int] = []
+        w_seat: list[int] = []
+        w_pos: list[int] = []
+        w_count: list[int] = []
+        nets: list[tuple[int, ...]] = []
+        ndraws = self._ndraws
+        folded_of = self._folded
+        last_seat = self._last_seat
+        episode = self._episode
+        start = self.stacks
         for i in range(n_envs):
             if done[i]:  # next-step autoreset: this step deals the next hand
-                self._episode[i] += 1
+                episode[i] += 1
                 self._deal(i)
                 dealt.append(i)
                 continue
@@ -347,10 +359,16 @@ class TripleDrawVectorEnv(VectorEnv):
                 held = sorted(h.hole_ids(s))
                 cards = [held[k] for k in _MASK_BITS[a - DISCARD_OFFSET]]
                 h.discard(cards)
-                if cards:
-                    disc[i, s, cards] = 1.0
-                d = self._ndraws[i]
-                draws[i, s, d[s]] = len(cards)
+                k = len(cards)
+                if k:
+                    d_env += [i] * k
+                    d_seat += [s] * k
+                    d_card += cards
+                d = ndraws[i]
+                w_env.append(i)
+                w_seat.append(s)
+                w_pos.append(d[s])
+                w_count.append(k)
                 d[s] += 1
             elif a == 1:
                 h.check_or_call()
@@ -358,19 +376,24 @@ class TripleDrawVectorEnv(VectorEnv):
                 h.bet_or_raise()
             else:
                 h.fold()
-                self._folded[i][s] = 1
+                folded_of[i][s] = 1
             if h.actor is None:
-                self._last_seat[i] = s
-                terminated[i] = True
-                start = self.stacks
-                rewards[i] = [(x - y) / scale for x, y in zip(h.stacks, start, strict=True)]
+                last_seat[i] = s
                 done[i] = True
                 ended.append(i)
+                nets.append(h.stacks)
+        if d_env:
+            self._disc_arr[d_env, d_seat, d_card] = 1.0
+        if w_env:
+            self._draw_arr[w_env, w_seat, w_pos] = w_count
+        if ended:
+            terminated[ended] = True
+            rewards[ended] = (np.array(nets, dtype=np.float64) - start) / scale
         if self._same_step and ended:
             final_obs = np.zeros((n_envs, self.obs_size), dtype=np.float32)
             final_obs[ended] = self._observe(ended, last=True)
             for i in ended:
-                self._episode[i] += 1
+                episode[i] += 1
                 self._deal(i)
             dealt += ended
         self._clear(dealt)
