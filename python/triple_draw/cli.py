@@ -239,6 +239,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.add_argument("--hands", type=_int_range(1), default=None, help="stop after this many hands")
     g.set_defaults(func=_cmd_play)
+
+    # -- serve (the table server: triple_draw.server, optional extra) ------------------------
+    from triple_draw.server.cli import add_serve_parser
+
+    add_serve_parser(sub)
     return p
 
 
