@@ -168,7 +168,7 @@ function seatPositions(m) {
   for (let s = 0; s < m; s++) {
     const k = (s - base + m) % m;
     const a = Math.PI / 2 + (2 * Math.PI * k) / m;
-    pos.push([50 + 42 * Math.cos(a), 50 + 40 * Math.sin(a)]);
+    pos.push([50 + 42 * Math.cos(a), 48 + 37 * Math.sin(a)]);
   }
   return pos;
 }
