@@ -75,8 +75,8 @@ class ServerSettings:
         self,
         *,
         allowed_origins: Sequence[str] | None = None,
-        rate: float = 20.0,
-        burst: int = 40,
+        rate: float = 50.0,
+        burst: int = 100,
     ) -> None:
         self.allowed_origins = None if allowed_origins is None else set(allowed_origins)
         self.rate = rate

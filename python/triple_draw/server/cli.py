@@ -77,6 +77,12 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         "default: the server's own origin)",
     )
     p.add_argument(
+        "--rate",
+        type=_positive(float),
+        default=50.0,
+        help="messages per second one connection may send (default 50; burst: twice that)",
+    )
+    p.add_argument(
         "--fsync", action="store_true", help="fsync every action (survives power loss; slower)"
     )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
@@ -134,9 +140,15 @@ def run(args: argparse.Namespace) -> int:
 
     tables = build_tables(args)
     store = SQLiteStore(args.db, synchronous="FULL" if args.fsync else "NORMAL")
-    app = create_app(tables, store, ServerSettings(allowed_origins=args.allow_origin))
-    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    app = create_app(tables, store, ServerSettings(
+        allowed_origins=args.allow_origin, rate=args.rate, burst=max(1, int(2 * args.rate))
+    ))
+    # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets that
+    # say so, and small frames would otherwise wait for delayed ACKs (~40 ms)
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind((args.host, args.port))
     except OSError as e:
@@ -149,6 +161,9 @@ def run(args: argparse.Namespace) -> int:
         app,
         log_level=args.log_level,
         ws_max_size=64 * 1024,
+        # frames are small and mostly sent on fast links: compression costs more CPU
+        # than it saves
+        ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         server_header=False,

@@ -60,12 +60,18 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 @cache
-def _validator(name: str) -> Any:
+def _validator(name: str, part: str | None = None) -> Any:
+    """A validator of the schema ``name``, or of its definition ``part`` alone (the
+    schema's ``if``/``then`` dispatch on ``type``, done by a dict lookup: several times
+    faster on every message)."""
     import jsonschema  # the server extra brings it; the core package never imports this
 
     schema = load_schema(name)
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
+    if part is not None:
+        schema = {k: v for k, v in schema.items() if k not in ("allOf", "properties", "required")}
+        schema["$ref"] = f"#/$defs/{part}"
     return cls(schema)
 
 
@@ -74,12 +80,27 @@ def _where(err: Any) -> str:
     return "$" + path
 
 
+#: client message type -> its definition in client.v1.json
+_CLIENT_PARTS = {
+    "hello": "hello",
+    "join": "join",
+    "act": "act",
+    "sit_out": "bare",
+    "sit_in": "bare",
+    "leave": "bare",
+    "ping": "bare",
+}
+
+
 def validate(doc: Any, name: str) -> None:
     """Check ``doc`` against the schema ``name``; :class:`ProtocolError` names the first
     problem (the deepest, most specific one)."""
     import jsonschema
 
-    v = _validator(name)
+    part = None
+    if name == "client" and isinstance(doc, dict):
+        part = _CLIENT_PARTS.get(doc.get("type"))  # type: ignore[arg-type]
+    v = _validator(name, part)
     err = jsonschema.exceptions.best_match(v.iter_errors(doc))
     if err is not None:
         msg = err.message if len(err.message) <= 160 else err.message[:157] + "..."
