@@ -22,13 +22,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from server_util import ServerProcess  # noqa: E402
+from server_util import ServerProcess
 
-from triple_draw.server.botclient import BotClient  # noqa: E402
-from triple_draw.server.tables import check_chips  # noqa: E402
+from triple_draw.server.botclient import BotClient
+from triple_draw.server.tables import check_chips
 
 TABLES = 20
 SEATS = 6

@@ -20,14 +20,14 @@ import pytest
 pytest.importorskip("starlette", reason="the server extra is not installed")
 pytest.importorskip("jsonschema", reason="the server extra is not installed")
 
-import jsonschema  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+import jsonschema
+from starlette.testclient import TestClient
 
-import triple_draw  # noqa: E402
-from triple_draw import Rules  # noqa: E402
-from triple_draw.server import SQLiteStore, TableConfig, create_app  # noqa: E402
-from triple_draw.server.app import ServerSettings  # noqa: E402
-from triple_draw.server.protocol import load_schema  # noqa: E402
+import triple_draw
+from triple_draw import Rules
+from triple_draw.server import SQLiteStore, TableConfig, create_app
+from triple_draw.server.app import ServerSettings
+from triple_draw.server.protocol import load_schema
 
 SERVER_SCHEMA = jsonschema.Draft202012Validator(load_schema("server"))
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")

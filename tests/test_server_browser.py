@@ -92,7 +92,9 @@ def _hands(db: Path) -> dict[int, tuple[dict[str, Any], list[int]]]:
 def test_two_people_play_complete_hands_by_clicking(browser: Any, tmp_path: Path) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     db = tmp_path / "e2e.sqlite3"
-    server = ServerProcess(db, "--tables", "1", "--bots", "0", "--seats", "3", "--hand-pause", "2.5")
+    server = ServerProcess(
+        db, "--tables", "1", "--bots", "0", "--seats", "3", "--hand-pause", "2.5"
+    )
     try:
         ann = Page(browser, server.url + "/")
         bob = Page(browser, server.url + "/")
@@ -159,7 +161,9 @@ def test_two_people_play_complete_hands_by_clicking(browser: Any, tmp_path: Path
                 p.wait_for_timeout(60)
             ann.page.wait_for_timeout(40)
         assert showdowns >= 1 and clicked["raise"] + clicked["bet"] >= 1 and clicked["draw"] >= 2
-        assert set(shots) == {"draw", "showdown"} and all(s.stat().st_size > 5000 for s in shots.values())
+        assert set(shots) == {"draw", "showdown"} and all(
+            s.stat().st_size > 5000 for s in shots.values()
+        )
         # the watcher sees the table but no hole cards
         assert watcher.page.locator("#hole button").count() == 0
         assert watcher.page.locator("#seats .seat:not(.empty)").count() == 2

@@ -42,7 +42,9 @@ def _rows(db: Path, sql: str, *args: Any) -> list[Any]:
         con.close()
 
 
-async def _resend_is_stale(url: str, token: str, hand: int, seq: int, action: Any) -> dict[str, Any]:
+async def _resend_is_stale(
+    url: str, token: str, hand: int, seq: int, action: Any
+) -> dict[str, Any]:
     import websockets
 
     async with websockets.connect(url) as ws:
@@ -86,8 +88,9 @@ def test_sigkill_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
                 if k == 0:
                     # a client sends its last stored action again after the restart
                     hid, seq, ts, action = _rows(
-                        db, "SELECT hand_id, seq, table_seat, action FROM actions "
-                        "ORDER BY hand_id DESC, seq DESC LIMIT 1"
+                        db,
+                        "SELECT hand_id, seq, table_seat, action FROM actions "
+                        "ORDER BY hand_id DESC, seq DESC LIMIT 1",
                     )[0]
                     table = _rows(db, "SELECT table_id FROM hands WHERE id = ?", hid)[0][0]
                     who = next(c for c in clients if c.url.endswith("/" + table) and c.seat == ts)
@@ -141,7 +144,9 @@ def test_sigkill_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
     hands = _rows(db, "SELECT id, final FROM hands WHERE final IS NOT NULL")
     assert len(hands) >= KILLS
     for hid, text in hands:
-        seqs = [s for (s,) in _rows(db, "SELECT seq FROM actions WHERE hand_id = ? ORDER BY seq", hid)]
+        seqs = [
+            s for (s,) in _rows(db, "SELECT seq FROM actions WHERE hand_id = ? ORDER BY seq", hid)
+        ]
         assert seqs == list(range(len(seqs)))
         history = json.loads(text)["history"]
         assert sum(1 for e in history if e["kind"] in PLAYER_ACTIONS) == len(seqs)

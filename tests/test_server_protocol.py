@@ -128,12 +128,21 @@ def test_out_of_turn_and_illegal_actions_change_nothing(db: Path) -> None:
         (json.dumps({"v": 1, "type": "act", "hand": 1, "seq": 0}), "bad_message"),
         (
             json.dumps(
-                {"v": 1, "type": "act", "hand": 1, "seq": 0, "action": {"kind": "discard", "cards": ["1x"]}}
+                {
+                    "v": 1,
+                    "type": "act",
+                    "hand": 1,
+                    "seq": 0,
+                    "action": {"kind": "discard", "cards": ["1x"]},
+                }
             ),
             "bad_message",
         ),
         (json.dumps({"v": 1, "type": "ping", "pad": "x" * MAX_MESSAGE_BYTES}), "too_large"),
-        (json.dumps({"v": 1, "type": "act", "hand": 1, "seq": 0, "action": {"kind": "fold"}}), "not_seated"),
+        (
+            json.dumps({"v": 1, "type": "act", "hand": 1, "seq": 0, "action": {"kind": "fold"}}),
+            "not_seated",
+        ),
     ],
 )
 def test_bad_message_gets_an_error_frame_and_changes_nothing(db: Path, raw: str, code: str) -> None:
@@ -193,9 +202,12 @@ def test_unknown_table_is_refused(db: Path) -> None:
 
 def test_seat_taken_and_table_full(db: Path) -> None:
     rules = table().rules.replace(max_players=2)
-    with client(db, [table(rules=rules)]) as c, c.websocket_connect("/ws/t1") as w1, c.websocket_connect(
-        "/ws/t1"
-    ) as w2, c.websocket_connect("/ws/t1") as w3:
+    with (
+        client(db, [table(rules=rules)]) as c,
+        c.websocket_connect("/ws/t1") as w1,
+        c.websocket_connect("/ws/t1") as w2,
+        c.websocket_connect("/ws/t1") as w3,
+    ):
         a, b, x = Peer(w1), Peer(w2), Peer(w3)
         for p in (a, b, x):
             p.hello()
@@ -228,9 +240,12 @@ def play_out_hand(a: Peer, b: Peer, hand_id: int, choose: Any = None) -> None:
 
 
 def test_seat_isolation_no_frame_holds_another_seats_cards(db: Path) -> None:
-    with client(db) as c, c.websocket_connect("/ws/t1") as w1, c.websocket_connect(
-        "/ws/t1"
-    ) as w2, c.websocket_connect("/ws/t1") as w3:
+    with (
+        client(db) as c,
+        c.websocket_connect("/ws/t1") as w1,
+        c.websocket_connect("/ws/t1") as w2,
+        c.websocket_connect("/ws/t1") as w3,
+    ):
         a, b = two_players(c, [w1, w2])
         spy = Peer(w3)
         spy.hello()
@@ -254,7 +269,9 @@ def test_seat_isolation_no_frame_holds_another_seats_cards(db: Path) -> None:
                     own = held_cards(doc, seat_map.index(peer.seat))
                 assert hidden_leaks(f, own) == [], (peer.seat, f)
         # a spectator never got any hole cards
-        assert all(not f["hand"]["hole_cards"] for f in spy.frames if f["type"] == "state" and f["hand"])
+        assert all(
+            not f["hand"]["hole_cards"] for f in spy.frames if f["type"] == "state" and f["hand"]
+        )
 
 
 def _finished_hands(db: Path) -> dict[int, tuple[dict[str, Any], list[int]]]:
@@ -265,7 +282,8 @@ def _finished_hands(db: Path) -> dict[int, tuple[dict[str, Any], list[int]]]:
             seats = [
                 ts
                 for _hs, ts in con.execute(
-                    "SELECT hand_seat, table_seat FROM hand_players WHERE hand_id = ? ORDER BY hand_seat",
+                    "SELECT hand_seat, table_seat FROM hand_players WHERE hand_id = ? "
+                    "ORDER BY hand_seat",
                     (hid,),
                 )
             ]
@@ -276,14 +294,20 @@ def _finished_hands(db: Path) -> dict[int, tuple[dict[str, Any], list[int]]]:
 
 
 def test_action_clock_checks_or_folds_and_stands_pat(db: Path) -> None:
-    with client(db, [table(clock=0.2)]) as c, c.websocket_connect("/ws/t1") as w1, c.websocket_connect(
-        "/ws/t1"
-    ) as w2:
+    with (
+        client(db, [table(clock=0.2)]) as c,
+        c.websocket_connect("/ws/t1") as w1,
+        c.websocket_connect("/ws/t1") as w2,
+    ):
         a, b = two_players(c, [w1, w2])
         first = a.state["hand"]["id"]  # type: ignore[index]
         assert a.state["clock"]["total"] == 0.2  # type: ignore[index]
         # nobody acts: the small blind is folded (he faces the big blind) ...
-        a.until(lambda f: f["type"] == "state" and f["hand"]["id"] == first and f["hand"]["phase"] == "over")
+        a.until(
+            lambda f: (
+                f["type"] == "state" and f["hand"]["id"] == first and f["hand"]["phase"] == "over"
+            )
+        )
         acts = [json.loads(r[3]) for r in stored_actions(db) if r[0] == first]
         assert acts == [{"kind": "fold"}]
         # ... and a hand where the checks come round reaches the draw, where the clock
@@ -293,17 +317,23 @@ def test_action_clock_checks_or_folds_and_stands_pat(db: Path) -> None:
         assert p.act({"kind": "call"})["type"] == "ack"
         second = p.state["hand"]["id"]  # type: ignore[index]
         q.until(lambda f: f["type"] == "state" and f["hand"]["phase"] == "draw")
-        q.until(lambda f: f["type"] == "state" and f["hand"]["id"] == second and f["hand"]["seq"] >= 3)
+        q.until(
+            lambda f: f["type"] == "state" and f["hand"]["id"] == second and f["hand"]["seq"] >= 3
+        )
         acts = [json.loads(r[3]) for r in stored_actions(db) if r[0] == second]
         assert acts[:3] == [{"kind": "call"}, {"kind": "check"}, {"kind": "discard", "cards": []}]
 
 
 def test_two_timeouts_sit_a_player_out_and_he_comes_back(db: Path) -> None:
-    with client(db, [table(clock=0.1)]) as c, c.websocket_connect("/ws/t1") as w1, c.websocket_connect(
-        "/ws/t1"
-    ) as w2:
+    with (
+        client(db, [table(clock=0.1)]) as c,
+        c.websocket_connect("/ws/t1") as w1,
+        c.websocket_connect("/ws/t1") as w2,
+    ):
         a, b = two_players(c, [w1, w2])
-        f = a.until(lambda f: f["type"] == "state" and any(s and s["sitting_out"] for s in f["seats"]))
+        f = a.until(
+            lambda f: f["type"] == "state" and any(s and s["sitting_out"] for s in f["seats"])
+        )
         out = [i for i, s in enumerate(f["seats"]) if s and s["sitting_out"]]
         assert len(out) == 1
         # with one player sitting out no hand is dealt
@@ -318,7 +348,7 @@ def test_two_timeouts_sit_a_player_out_and_he_comes_back(db: Path) -> None:
 def test_reconnect_with_the_token_keeps_the_seat(db: Path) -> None:
     with client(db) as c:
         with c.websocket_connect("/ws/t1") as w1, c.websocket_connect("/ws/t1") as w2:
-            a, b = two_players(c, [w1, w2])
+            a, _b = two_players(c, [w1, w2])
             token, seat = a.token, a.seat
             hand_id = a.state["hand"]["id"]  # type: ignore[index]
             cards = a.state["hand"]["hole_cards"]  # type: ignore[index]
@@ -340,13 +370,15 @@ def test_events_are_sent_incrementally(db: Path) -> None:
         n = len(p.state["events"]) + p.state["events_from"]  # type: ignore[index]
         p.act({"kind": "call"})
         f = p.until(lambda f: f["type"] == "state")
-        assert f["events_from"] == n and [e["kind"] for e in f["events"]][0] == "call"
+        assert f["events_from"] == n and f["events"][0]["kind"] == "call"
 
 
 def test_sit_out_and_leave_between_hands(db: Path) -> None:
-    with client(db, [table(hand_pause=30.0)]) as c, c.websocket_connect("/ws/t1") as w1, c.websocket_connect(
-        "/ws/t1"
-    ) as w2:
+    with (
+        client(db, [table(hand_pause=30.0)]) as c,
+        c.websocket_connect("/ws/t1") as w1,
+        c.websocket_connect("/ws/t1") as w2,
+    ):
         a, b = two_players(c, [w1, w2])
         hand_id = a.state["hand"]["id"]  # type: ignore[index]
         p, q = actor(a, b)
@@ -367,9 +399,11 @@ def test_sit_out_and_leave_between_hands(db: Path) -> None:
 
 
 def test_leaving_during_a_hand_folds_and_cashes_out_at_its_end(db: Path) -> None:
-    with client(db, [table(hand_pause=30.0)]) as c, c.websocket_connect("/ws/t1") as w1, c.websocket_connect(
-        "/ws/t1"
-    ) as w2:
+    with (
+        client(db, [table(hand_pause=30.0)]) as c,
+        c.websocket_connect("/ws/t1") as w1,
+        c.websocket_connect("/ws/t1") as w2,
+    ):
         a, b = two_players(c, [w1, w2])
         p, q = actor(a, b)
         q.send(type="leave")  # not his turn: he leaves when the hand ends
@@ -377,7 +411,10 @@ def test_leaving_during_a_hand_folds_and_cashes_out_at_its_end(db: Path) -> None
         p.act({"kind": "raise"})  # q's turn comes: he is folded at once
         p.until(lambda f: f["type"] == "state" and f["hand"]["phase"] == "over")
         state = stored_states(db)["t1"]
-        assert state["seats"][q.seat] is None and check_chips(state) == state["chips_in"] - state["chips_out"]
+        assert (
+            state["seats"][q.seat] is None
+            and check_chips(state) == state["chips_in"] - state["chips_out"]
+        )
 
 
 def test_history_download_shows_only_what_the_seat_saw(db: Path) -> None:
@@ -390,7 +427,10 @@ def test_history_download_shows_only_what_the_seat_saw(db: Path) -> None:
 
         play_out_hand(a, b, first, fold_first)
         assert c.get("/api/history").status_code == 401
-        assert c.get("/api/history", headers={"authorization": "Bearer " + "y" * 43}).status_code == 404
+        assert (
+            c.get("/api/history", headers={"authorization": "Bearer " + "y" * 43}).status_code
+            == 404
+        )
         r = c.get("/api/history", headers={"authorization": f"Bearer {a.token}"})
         assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
         text = r.text
@@ -404,9 +444,11 @@ def test_history_download_shows_only_what_the_seat_saw(db: Path) -> None:
 
 
 def test_resume_from_the_database_same_cards_and_deck(db: Path) -> None:
-    with client(db, [table(clock=60.0)]) as c, c.websocket_connect("/ws/t1") as w1, c.websocket_connect(
-        "/ws/t1"
-    ) as w2:
+    with (
+        client(db, [table(clock=60.0)]) as c,
+        c.websocket_connect("/ws/t1") as w1,
+        c.websocket_connect("/ws/t1") as w2,
+    ):
         a, b = two_players(c, [w1, w2])
         p, q = actor(a, b)
         p.act({"kind": "call"})

@@ -38,7 +38,7 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         help="run a table server with a web table (extra: server)",
         description="Run the table server: tables play continuously, people play in the "
         "browser, bots fill empty seats, every action is stored in SQLite. Needs "
-        f"{EXTRA_HINT!r}.",
+        f"{EXTRA_HINT}.",
         epilog="Example: triple-draw serve --tables 2 --bots 2 --clock 20",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -48,10 +48,15 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--tables", type=_positive(int), default=3, help="number of tables (default 3)")
     p.add_argument("--seats", type=int, default=6, help="seats per table, 2-8 (default 6)")
-    p.add_argument("--small-bet", type=int, default=2, help="small bet (default 2: 1/2 blinds, 2/4)")
+    p.add_argument(
+        "--small-bet", type=int, default=2, help="small bet (default 2: 1/2 blinds, 2/4)"
+    )
     p.add_argument("--rules", choices=PRESETS, default="live", help="rules preset (default live)")
     p.add_argument(
-        "--buy-in", type=int, default=None, help="chips a player sits down with (default 50 big bets)"
+        "--buy-in",
+        type=int,
+        default=None,
+        help="chips a player sits down with (default 50 big bets)",
     )
     p.add_argument(
         "--bots", type=_positive(int), default=2, help="seats kept filled by bots (default 2)"
@@ -140,9 +145,13 @@ def run(args: argparse.Namespace) -> int:
 
     tables = build_tables(args)
     store = SQLiteStore(args.db, synchronous="FULL" if args.fsync else "NORMAL")
-    app = create_app(tables, store, ServerSettings(
-        allowed_origins=args.allow_origin, rate=args.rate, burst=max(1, int(2 * args.rate))
-    ))
+    app = create_app(
+        tables,
+        store,
+        ServerSettings(
+            allowed_origins=args.allow_origin, rate=args.rate, burst=max(1, int(2 * args.rate))
+        ),
+    )
     # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets that
     # say so, and small frames would otherwise wait for delayed ACKs (~40 ms)
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET

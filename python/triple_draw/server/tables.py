@@ -129,7 +129,7 @@ def check_chips(state: dict[str, Any]) -> int:
     Raises :class:`StoreError` if the stacks (plus a running hand's chips) differ from
     the chips bought in minus the chips cashed out, or a hand lost or made chips."""
     seats = state["seats"]
-    total = sum(s["stack"] for s in seats if s is not None)
+    total: int = sum(s["stack"] for s in seats if s is not None)
     hand = state["hand"]
     if hand is not None and not hand["settled"]:
         doc = hand["state"]
@@ -202,7 +202,9 @@ class TableRunner:
 
     def _restore(self, state: dict[str, Any]) -> None:
         if state.get("version") != STATE_VERSION:
-            raise StoreError(f"table {self.config.id}: unknown state version {state.get('version')!r}")
+            raise StoreError(
+                f"table {self.config.id}: unknown state version {state.get('version')!r}"
+            )
         seats = [None if d is None else Seat.from_doc(d) for d in state["seats"]]
         m = self.config.rules.max_players
         if len(seats) != m:
@@ -334,7 +336,10 @@ class TableRunner:
                 (
                     ts
                     for ts, s in enumerate(self.seats)
-                    if s is not None and not s.bot and not s.leaving and secrets.compare_digest(s.key, key)
+                    if s is not None
+                    and not s.bot
+                    and not s.leaving
+                    and secrets.compare_digest(s.key, key)
                 ),
                 None,
             )
@@ -521,15 +526,16 @@ class TableRunner:
             return
         changed = self._refill_bots()
         players = self._dealt_in()
-        people = [ts for ts in players if not self.seats[ts].bot]  # type: ignore[union-attr]
+        seated = {ts: s for ts in players if (s := self.seats[ts]) is not None}
+        people = [ts for ts, s in seated.items() if not s.bot]
         if len(players) < 2 or (not people and not self.config.bots_alone):
             if changed:
                 self._save_seating()
             self.broadcast()
             return
-        stacks = [None] * len(self.seats)
-        for ts in players:
-            stacks[ts] = self.seats[ts].stack  # type: ignore[union-attr,call-overload]
+        stacks: list[int | None] = [None] * len(self.seats)
+        for ts, s in seated.items():
+            stacks[ts] = s.stack
         hand, seat_map = engine.deal(self.config.rules, stacks, self.button)
         self.hand, self.seat_map, self.seq, self.settled = hand, seat_map, 0, False
         self.button = seat_map[hand.button]
@@ -590,7 +596,9 @@ class TableRunner:
             self._timer = asyncio.get_running_loop().call_later(1.0, self._changed)
             self.broadcast()
 
-    def _schedule(self, key: tuple[Any, ...], delay: float, fn: Callable[..., None], *args: Any) -> None:
+    def _schedule(
+        self, key: tuple[Any, ...], delay: float, fn: Callable[..., None], *args: Any
+    ) -> None:
         if self._timer_for == key:
             return  # already waiting for this very decision: keep its clock
         if self._timer is not None:

@@ -1,0 +1,108 @@
+"""``triple-draw serve`` options and errors, the storage's guarantees, and the checks the
+other server tests rely on (the leak detector must catch a leak)."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+from server_util import hidden_leaks
+
+from triple_draw.cli import main
+from triple_draw.server import cli as serve_cli
+from triple_draw.server.store import DuplicateActionError, SQLiteStore, StoreError
+from triple_draw.server.tables import check_chips
+
+
+def test_serve_help_names_the_extra(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+    assert "pip install 'triple_draw[server]'" in out and "--clock" in out
+
+
+def test_serve_without_the_extra_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(serve_cli, "REQUIRED", ("starlette", "no_such_module_for_this_test"))
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "no_such_module_for_this_test" in err and "pip install 'triple_draw[server]'" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "why"),
+    [
+        (["--seats", "9"], "--seats must be 2..8"),
+        (["--bots", "6", "--seats", "6"], "leaves no seat"),
+        (["--bot", "genius"], "unknown bot"),
+        (["--buy-in", "1"], "less than the big blind"),
+        (["--tables", "0"], "at least 1"),
+    ],
+)
+def test_serve_refuses_bad_options_in_one_line(
+    argv: list[str], why: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "--db", str(tmp_path / "x.sqlite3"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert why in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_serve_port_in_use_is_an_error_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", str(tmp_path / "x.sqlite3")]) == 2
+    assert "cannot listen" in capsys.readouterr().err
+
+
+def test_store_refuses_the_same_action_number_twice(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.sqlite3")
+    state = {"version": 1}
+    hid = store.begin_hand("t1", [("k", 0, 0), ("j", 1, 1)], lambda h: {"hand": h})
+    store.record_action("t1", hid, 0, 0, {"kind": "call"}, state)
+    with pytest.raises(DuplicateActionError):
+        store.record_action("t1", hid, 0, 1, {"kind": "fold"}, {"version": 2})
+    # nothing of the refused write is kept
+    assert store.load_tables()["t1"] == state
+    assert store.actions_of(hid) == [(0, 0, {"kind": "call"})]
+    store.close()
+
+
+def test_store_on_an_unusable_path_is_a_store_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="cannot open the database"):
+        SQLiteStore(tmp_path / "no" / "such" / "dir" / "x.sqlite3")
+
+
+def test_chip_check_catches_a_lost_chip() -> None:
+    seat = {"name": "a", "key": "", "stack": 100, "bot": False, "sitting_out": False}
+    state = {"seats": [seat, dict(seat)], "chips_in": 200, "chips_out": 0, "hand": None}
+    assert check_chips(state) == 200
+    state["chips_in"] = 201
+    with pytest.raises(StoreError, match="table holds 200 chips"):
+        check_chips(state)
+
+
+def test_leak_detector_catches_another_seats_card() -> None:
+    hand = {
+        "id": 1, "seq": 0, "phase": "bet", "street": 0, "actor": 0, "button": 0,
+        "small_blind_seat": 0, "big_blind_seat": 1, "pot": 3, "bet_level": 2,
+        "hole_cards": ["7h", "5d", "4c", "3s", "2h"], "players": [], "legal_actions": [],
+        "result": None,
+    }  # fmt: skip
+    frame = {"type": "state", "hand": hand, "events": []}
+    own = {"7h", "5d", "4c", "3s", "2h"}
+    assert hidden_leaks(frame, own) == []
+    assert hidden_leaks(frame, own - {"2h"}) == ["2h", "2h"]
+    frame["events"] = [{"kind": "discard", "seat": 1, "cards": ["Kd"]}]
+    assert "Kd" in hidden_leaks(frame, own)
+    frame["events"] = [{"kind": "show", "seat": 1, "cards": ["8d"]}]  # shown before the end
+    assert "8d" in hidden_leaks(frame, own)
+    hand["phase"] = "over"
+    assert hidden_leaks(frame, own) == []
+    hand["deck"] = {"key": "00"}
+    assert "deck" in hidden_leaks(frame, own)
