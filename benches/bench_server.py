@@ -56,6 +56,15 @@ async def _play(url: str, seconds: float) -> tuple[list[BotClient], float]:
     return clients, time.perf_counter() - t0
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux; 0.0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _db_figures(db: Path) -> tuple[int, int]:
     con = sqlite3.connect(db)
     try:
@@ -79,9 +88,12 @@ def test_server_load(benchmark: Any, tmp_path: Path) -> None:
     result: dict[str, Any] = {}
 
     def run() -> None:
+        cpu0, server0 = time.process_time(), _cpu_seconds(server.proc.pid)
         clients, elapsed = asyncio.run(_play(server.ws_url, seconds))
         result["clients"] = clients
         result["elapsed"] = elapsed
+        result["client_cpu"] = time.process_time() - cpu0
+        result["server_cpu"] = _cpu_seconds(server.proc.pid) - server0
 
     try:
         benchmark.pedantic(run, rounds=1, iterations=1, warmup_rounds=0)
@@ -108,6 +120,9 @@ def test_server_load(benchmark: Any, tmp_path: Path) -> None:
         "latency_p50_ms": round(p50, 2),
         "latency_p99_ms": round(p99, 2),
         "errors": len(errors),
+        "server_cpu_ms_per_action": round(1000 * result["server_cpu"] / len(latencies), 2),
+        "client_cpu_ms_per_action": round(1000 * result["client_cpu"] / len(latencies), 2),
+        "load_average": round(os.getloadavg()[0], 1),
     }
     benchmark.extra_info.update(figures)
     print("\nserver load:", json.dumps(figures))

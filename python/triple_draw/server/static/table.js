@@ -126,7 +126,16 @@ function onFrame(f) {
   }
 }
 
+function updateTableOption(f) {
+  const t = st.tables.find((x) => x.id === st.tableId);
+  const o = $("table-select").selectedOptions[0];
+  if (!t || !o) return;
+  const n = f.seats.filter((x) => x).length;
+  o.textContent = `${t.name} — ${t.stakes.small_bet}/${t.stakes.big_bet} (${n}/${t.max_players})`;
+}
+
 function onState(f) {
+  updateTableOption(f);
   const prevHand = st.hand ? st.hand.id : null;
   st.seat = f.seat;
   st.seats = f.seats;
