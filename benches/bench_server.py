@@ -105,7 +105,8 @@ def test_server_load(benchmark: Any, tmp_path: Path) -> None:
     errors = [e for c in clients for e in c.stats.errors]
     assert errors == [], errors[:5]
     assert chips == TABLES * SEATS * BUY_IN  # no chip lost or made, over every table
-    assert hands > 0 and latencies
+    assert latencies  # actions were played (a 3 s smoke run may not finish a hand)
+    assert hands > 0 or benchmark.disabled
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
     rate = hands / result["elapsed"]

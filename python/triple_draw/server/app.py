@@ -201,19 +201,27 @@ def create_app(
             return PlainTextResponse(
                 "send the seat token as 'Authorization: Bearer TOKEN'", status_code=401
             )
-        hands = store.hands_of(token_key(token.strip()))
-        if not hands:
+        text = await asyncio.to_thread(_histories, token_key(token.strip()))
+        if text is None:
             return PlainTextResponse("no finished hands for this token", status_code=404)
+        return PlainTextResponse(
+            text,
+            headers={"content-disposition": 'attachment; filename="my-hands.phhs"'},
+        )
+
+    def _histories(player: str) -> str | None:
+        """The player's finished hands as one .phhs text, as his seat saw them (off the
+        event loop: replaying many hands takes a while)."""
+        hands = store.hands_of(player)
+        if not hands:
+            return None
         parts = []
         for i, (hand_id, hand_seat, final) in enumerate(hands, 1):
             hand = engine.hand_from_doc(final)
             names = [f"Seat {k + 1}" for k in range(hand.n_players)]
             text = engine.history_text(hand, hand_seat, hand_id, names, "triple-draw serve")
             parts.append(f"[{i}]\n{text}")
-        return PlainTextResponse(
-            "\n".join(parts),
-            headers={"content-disposition": 'attachment; filename="my-hands.phhs"'},
-        )
+        return "\n".join(parts)
 
     async def ws_endpoint(ws: WebSocket) -> None:
         table_id = ws.path_params["table_id"]
