@@ -2,7 +2,8 @@
 
 Subcommands: ``simulate`` (bots play many hands), ``equity`` (win/tie/equity of hands with
 draws to come), ``discard`` (all 32 discard choices ranked), ``eval`` (rank, category and
-name of five-card hands) and ``play`` (a game against bots in the terminal).
+name of five-card hands), ``play`` (a game against bots in the terminal) and ``serve`` (the
+table server and web table: ``triple_draw.server``, the ``server`` extra).
 
 Every bad argument - an unknown option, a malformed card, an impossible analysis request -
 ends with exit status 2 and one line on stderr saying why; never a traceback.
