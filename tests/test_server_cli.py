@@ -3,11 +3,15 @@ other server tests rely on (the leak detector must catch a leak)."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
+import threading
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
-from server_util import hidden_leaks
+from server_util import ServerProcess, hidden_leaks
 
 from triple_draw.cli import main
 from triple_draw.server import cli as serve_cli
@@ -106,3 +110,48 @@ def test_leak_detector_catches_another_seats_card() -> None:
     assert hidden_leaks(frame, own) == []
     hand["deck"] = {"key": "00"}
     assert "deck" in hidden_leaks(frame, own)
+
+
+def test_tokens_never_reach_the_server_log(tmp_path: Path) -> None:
+    """Seat tokens travel in frames and in the history download's header; the server's
+    output - at debug level - never holds one."""
+    from triple_draw.server.botclient import BotClient
+
+    args = ("--tables", "1", "--seats", "2", "--bots", "0", "--hand-pause", "0")
+    server = ServerProcess(tmp_path / "t.sqlite3", *args, "--log-level", "debug")
+    out: list[str] = []
+    assert server.proc.stdout is not None
+    reader = threading.Thread(target=lambda: out.append(server.proc.stdout.read()))  # type: ignore[union-attr]
+    reader.start()
+
+    async def play() -> list[BotClient]:
+        clients = [BotClient(server.ws_url, "t1", f"p{i}", seat=i) for i in range(2)]
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(c.run(stop)) for c in clients]
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if all(c.stats.actions for c in clients):
+                break
+        await asyncio.sleep(0.5)
+        stop.set()
+        await asyncio.gather(*tasks)
+        return clients
+
+    try:
+        clients = asyncio.run(play())
+        tokens = [c.token for c in clients]
+        assert all(tokens)
+        req = urllib.request.Request(
+            server.url + "/api/history", headers={"Authorization": f"Bearer {tokens[0]}"}
+        )
+        try:
+            urllib.request.urlopen(req, timeout=10).close()
+        except urllib.error.HTTPError as e:  # 404 if no hand finished yet: still a request
+            assert e.code == 404
+    finally:
+        server.stop()
+        reader.join(10)
+    log = out[0]
+    assert "WebSocket /ws/t1" in log and "/api/history" in log  # it did log at debug level
+    for token in tokens:
+        assert token not in log  # type: ignore[operator]

@@ -177,5 +177,10 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_timeout=20.0,
         server_header=False,
     )
+    # the WebSocket library's debug log can print frames, and frames carry seat tokens
+    import logging
+
+    for name in ("websockets", "uvicorn.protocols.websockets"):
+        logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger(name).level))
     uvicorn.Server(config).run(sockets=[sock])
     return 0
