@@ -100,13 +100,17 @@ class Connection:
         self.strikes = 0
 
     def send(self, frame: dict[str, Any]) -> None:
+        self.send_text(json.dumps(frame, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        """Queue a frame already serialized (a table serializes its shared parts once)."""
         if self.closed:
             return
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
             self.closed = True
             self.queue.put_nowait(None)
             return
-        self.queue.put_nowait(json.dumps(frame, separators=(",", ":")))
+        self.queue.put_nowait(text)
 
     def allow(self) -> bool:
         """Take one message from the token bucket (False: over the rate)."""

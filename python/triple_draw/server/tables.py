@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import secrets
 from collections.abc import Callable
@@ -60,6 +61,8 @@ class Client(Protocol):
     sent_events: int
 
     def send(self, frame: dict[str, Any]) -> None: ...
+
+    def send_text(self, text: str) -> None: ...
 
 
 @dataclass
@@ -121,6 +124,44 @@ class Seat:
         return cls(
             d["name"], d["key"], d["stack"], d["bot"], d["sitting_out"], d.get("leaving", False)
         )
+
+
+def _dumps(x: Any) -> str:
+    return json.dumps(x, separators=(",", ":"))
+
+
+class _Broadcast:
+    """One moment of a table as JSON pieces shared by every connection's frame."""
+
+    def __init__(self, runner: TableRunner) -> None:
+        self.runner = runner
+        self.seats = _dumps(runner._seats_frame())
+        self.button = "null" if runner.button is None else str(runner.button)
+        self.clock = _dumps(runner._clock_frame())
+        self.hand_rest = ""
+        self.events: list[dict[str, Any]] = []
+        self._own: dict[int | None, str] = {}
+        self._events: dict[int, str] = {}
+
+    def hand_json(self, hs: int | None) -> str:
+        """The hand object for hand seat ``hs`` (``None``: a spectator's, no cards)."""
+        text = self._own.get(hs)
+        if text is None:
+            hole, legal = "[]", "[]"
+            if hs is not None:
+                hand = self.runner.hand
+                assert hand is not None
+                view = hand.view(hs)
+                hole, legal = _dumps(view["hole_cards"]), _dumps(view["legal_actions"])
+            text = f'{{"hole_cards":{hole},"legal_actions":{legal},{self.hand_rest}'
+            self._own[hs] = text
+        return text
+
+    def events_json(self, start: int) -> str:
+        text = self._events.get(start)
+        if text is None:
+            text = self._events[start] = _dumps(self.events[start:])
+        return text
 
 
 def check_chips(state: dict[str, Any]) -> int:
@@ -287,44 +328,52 @@ class TableRunner:
             "total": self.config.clock,
         }
 
-    def frame_for(
-        self, client: Client, *, cache: dict[int | None, tuple[Any, Any]] | None = None
-    ) -> dict[str, Any]:
-        """The state frame for ``client``: only what its seat may see."""
-        if cache is None:
-            cache = {}
-        hand_obj = None
-        events: list[dict[str, Any]] = []
-        events_from = 0
+    def _shared(self) -> _Broadcast:
+        """What every connection's frame of this moment has in common, serialized once."""
+        b = _Broadcast(self)
         if self.hand is not None:
-            hs = self._in_hand(client.seat)
-            if hs not in cache:
-                view = self.hand.view(0 if hs is None else hs)
-                cache[hs] = hand_frame(
-                    view, self.hand_id, self.seq, self.seat_map, own=hs is not None
-                )
-            hand_obj, all_events = cache[hs]
-            if client.sent_hand == self.hand_id and client.sent_events <= len(all_events):
+            public, events = hand_frame(
+                self.hand.view(0), self.hand_id, self.seq, self.seat_map, own=False
+            )
+            del public["hole_cards"], public["legal_actions"]
+            b.hand_rest = _dumps(public)[1:]  # '"id":...}': the seat's own parts go first
+            b.events = events
+        return b
+
+    def frame_text(self, client: Client, shared: _Broadcast | None = None) -> str:
+        """The state frame for ``client`` as JSON text: only what its seat may see - its
+        own hole cards and legal actions come from ``Hand.view`` of its own seat, the rest
+        from the public view every connection gets."""
+        b = shared or self._shared()
+        hand_json = "null"
+        events_from = 0
+        events_json = "[]"
+        if self.hand is not None:
+            hand_json = b.hand_json(self._in_hand(client.seat))
+            n = len(b.events)
+            if client.sent_hand == self.hand_id and client.sent_events <= n:
                 events_from = client.sent_events
-            events = all_events[events_from:]
+            events_json = b.events_json(events_from)
             client.sent_hand = self.hand_id
-            client.sent_events = len(all_events)
-        return {
-            "v": PROTOCOL_VERSION,
-            "type": "state",
-            "seat": client.seat,
-            "seats": cache.setdefault(-1, self._seats_frame()),  # type: ignore[arg-type]
-            "button": self.button,
-            "hand": hand_obj,
-            "events": events,
-            "events_from": events_from,
-            "clock": cache.setdefault(-2, self._clock_frame()),  # type: ignore[arg-type]
-        }
+            client.sent_events = n
+        seat = "null" if client.seat is None else str(client.seat)
+        return (
+            f'{{"v":{PROTOCOL_VERSION},"type":"state","seat":{seat},"seats":{b.seats},'
+            f'"button":{b.button},"hand":{hand_json},"events":{events_json},'
+            f'"events_from":{events_from},"clock":{b.clock}}}'
+        )
+
+    def frame_for(self, client: Client) -> dict[str, Any]:
+        """:meth:`frame_text` as a dict."""
+        frame: dict[str, Any] = json.loads(self.frame_text(client))
+        return frame
 
     def broadcast(self) -> None:
-        cache: dict[int | None, Any] = {}
+        if not self.clients:
+            return
+        shared = self._shared()
         for c in list(self.clients):
-            c.send(self.frame_for(c, cache=cache))
+            c.send_text(self.frame_text(c, shared))
 
     # -- clients -----------------------------------------------------------------------------
 
