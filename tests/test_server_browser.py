@@ -164,6 +164,8 @@ def test_two_people_play_complete_hands_by_clicking(browser: Any, tmp_path: Path
         assert set(shots) == {"draw", "showdown"} and all(
             s.stat().st_size > 5000 for s in shots.values()
         )
+        # the hand log lists the public events
+        assert "posts the big blind" in bob.page.inner_text("#log")
         # the watcher sees the table but no hole cards
         assert watcher.page.locator("#hole button").count() == 0
         assert watcher.page.locator("#seats .seat:not(.empty)").count() == 2

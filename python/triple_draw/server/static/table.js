@@ -351,13 +351,20 @@ const EVENT_TEXT = {
 };
 
 function renderLog() {
+  // append only the new entries, so a screen reader announces each event once
   const ol = $("log");
-  ol.textContent = "";
-  if (st.hand) ol.appendChild(el("li", "hand-id", `Hand #${st.hand.id}`));
-  for (const e of st.events) {
+  const hid = st.hand ? st.hand.id : null;
+  if (ol.dataset.hand !== String(hid) || Number(ol.dataset.count) > st.events.length) {
+    ol.textContent = "";
+    ol.dataset.hand = String(hid);
+    ol.dataset.count = "0";
+    if (st.hand) ol.appendChild(el("li", "hand-id", `Hand #${st.hand.id}`));
+  }
+  for (const e of st.events.slice(Number(ol.dataset.count))) {
     const f = EVENT_TEXT[e.kind];
     if (f) ol.appendChild(el("li", "ev-" + e.kind, f(e)));
   }
+  ol.dataset.count = String(st.events.length);
   ol.scrollTop = ol.scrollHeight;
 }
 
