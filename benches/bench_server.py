@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from server_util import ServerProcess
@@ -41,10 +43,10 @@ def _seconds(benchmark: Any) -> float:
     return 3.0 if benchmark.disabled else 60.0
 
 
-async def _play(url: str, seconds: float) -> tuple[list[BotClient], float]:
+async def _play(url: str, seconds: float, tables: int = TABLES) -> tuple[list[BotClient], float]:
     clients = [
         BotClient(url, f"t{t + 1}", f"bot{t}-{s}", "heuristic", seed=t * 10 + s, seat=s)
-        for t in range(TABLES)
+        for t in range(tables)
         for s in range(SEATS)
     ]
     stop = asyncio.Event()
@@ -77,19 +79,22 @@ def _db_figures(db: Path) -> tuple[int, int]:
         con.close()
 
 
-def test_server_load(benchmark: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("tables", [TABLES, 1], ids=["120-clients", "one-table"])
+def test_server_load(benchmark: Any, tmp_path: Path, tables: int) -> None:
+    """``tables`` six-seat tables full of WebSocket bots; the one-table run shows the
+    latency of the protocol itself, with no other table waiting for the processor."""
     seconds = _seconds(benchmark)
     db = tmp_path / "load.sqlite3"
     server = ServerProcess(
         db,
-        *("--tables", str(TABLES), "--seats", str(SEATS), "--bots", "0"),
+        *("--tables", str(tables), "--seats", str(SEATS), "--bots", "0"),
         *("--hand-pause", "0", "--buy-in", str(BUY_IN), "--clock", "30", "--rate", "1000"),
     )
     result: dict[str, Any] = {}
 
     def run() -> None:
         cpu0, server0 = time.process_time(), _cpu_seconds(server.proc.pid)
-        clients, elapsed = asyncio.run(_play(server.ws_url, seconds))
+        clients, elapsed = asyncio.run(_play(server.ws_url, seconds, tables))
         result["clients"] = clients
         result["elapsed"] = elapsed
         result["client_cpu"] = time.process_time() - cpu0
@@ -104,7 +109,7 @@ def test_server_load(benchmark: Any, tmp_path: Path) -> None:
     latencies = sorted(x for c in clients for x in c.stats.latencies)
     errors = [e for c in clients for e in c.stats.errors]
     assert errors == [], errors[:5]
-    assert chips == TABLES * SEATS * BUY_IN  # no chip lost or made, over every table
+    assert chips == tables * SEATS * BUY_IN  # no chip lost or made, over every table
     assert latencies  # actions were played (a 3 s smoke run may not finish a hand)
     assert hands > 0 or benchmark.disabled
     p50 = statistics.median(latencies) * 1000
@@ -112,7 +117,7 @@ def test_server_load(benchmark: Any, tmp_path: Path) -> None:
     rate = hands / result["elapsed"]
     figures = {
         "clients": len(clients),
-        "tables": TABLES,
+        "tables": tables,
         "seconds": round(result["elapsed"], 1),
         "hands": hands,
         "hands_per_second": round(rate, 1),
