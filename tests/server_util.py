@@ -18,7 +18,8 @@ import anyio
 import pytest
 
 pytest.importorskip("starlette", reason="the server extra is not installed")
-pytest.importorskip("jsonschema", reason="the server extra is not installed")
+pytest.importorskip("fastjsonschema", reason="the server extra is not installed")
+pytest.importorskip("jsonschema", reason="the test extra is not installed")
 
 import jsonschema
 from starlette.testclient import TestClient

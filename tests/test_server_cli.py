@@ -155,3 +155,74 @@ def test_tokens_never_reach_the_server_log(tmp_path: Path) -> None:
     assert "WebSocket /ws/t1" in log and "/api/history" in log  # it did log at debug level
     for token in tokens:
         assert token not in log  # type: ignore[operator]
+
+
+CLIENT_MESSAGES = [
+    {"v": 1, "type": "hello"},
+    {"v": 1, "type": "hello", "token": "a" * 43},
+    {"v": 1, "type": "hello", "token": "short"},
+    {"v": 1, "type": "hello", "token": "a" * 43, "x": 1},
+    {"v": 1, "type": "join", "name": "Ann"},
+    {"v": 1, "type": "join", "name": "Ann", "seat": 3},
+    {"v": 1, "type": "join", "name": "Ann", "seat": 8},
+    {"v": 1, "type": "join", "name": ""},
+    {"v": 1, "type": "join", "name": "x" * 25},
+    {"v": 1, "type": "join", "name": "a<b"},
+    {"v": 1, "type": "join", "name": "tab\there"},
+    {"v": 1, "type": "join"},
+    {"v": 1, "type": "act", "hand": 1, "seq": 0, "action": {"kind": "fold"}},
+    {"v": 1, "type": "act", "hand": 1, "seq": 0, "action": {"kind": "call", "amount": 4}},
+    {"v": 1, "type": "act", "hand": 1, "seq": 0, "action": {"kind": "call", "amount": -1}},
+    {"v": 1, "type": "act", "hand": 0, "seq": 0, "action": {"kind": "fold"}},
+    {"v": 1, "type": "act", "hand": 1, "seq": -1, "action": {"kind": "fold"}},
+    {"v": 1, "type": "act", "hand": "1", "seq": 0, "action": {"kind": "fold"}},
+    {"v": 1, "type": "act", "hand": 1, "seq": 0, "action": {"kind": "shove"}},
+    {"v": 1, "type": "act", "hand": 1, "seq": 0, "action": {"kind": "discard", "cards": []}},
+    {
+        "v": 1,
+        "type": "act",
+        "hand": 1,
+        "seq": 0,
+        "action": {"kind": "discard", "cards": ["Kd", "2c"]},
+    },
+    {
+        "v": 1,
+        "type": "act",
+        "hand": 1,
+        "seq": 0,
+        "action": {"kind": "discard", "cards": ["Kd", "Kd"]},
+    },
+    {"v": 1, "type": "act", "hand": 1, "seq": 0, "action": {"kind": "discard", "cards": ["1x"]}},
+    {
+        "v": 1,
+        "type": "act",
+        "hand": 1,
+        "seq": 0,
+        "action": {"kind": "discard", "cards": ["2c"] * 6},
+    },
+    {"v": 1, "type": "act", "hand": 1, "seq": 0, "action": {"kind": "fold", "why": "x"}},
+    {"v": 1, "type": "act", "hand": 1, "seq": 0},
+    {"v": 1, "type": "ping"},
+    {"v": 1, "type": "ping", "pad": 1},
+    {"v": 1, "type": "sit_out"},
+    {"v": 1, "type": "leave", "now": True},
+    {"v": 1, "type": "dance"},
+    {"v": 1},
+]
+
+
+@pytest.mark.parametrize("doc", CLIENT_MESSAGES, ids=range(len(CLIENT_MESSAGES)))
+def test_fast_validator_agrees_with_the_reference_validator(doc: dict[str, object]) -> None:
+    """The server validates with fastjsonschema (compiled); jsonschema, the reference
+    implementation, must reach the same verdict on the published schema."""
+    import jsonschema
+
+    from triple_draw.server.protocol import ProtocolError, load_schema, validate_client
+
+    reference = jsonschema.Draft202012Validator(load_schema("client")).is_valid(doc)
+    try:
+        validate_client(doc)
+        fast = True
+    except ProtocolError:
+        fast = False
+    assert fast == reference

@@ -14,7 +14,7 @@ from typing import Any
 __all__ = ["add_serve_parser", "build_tables", "run"]
 
 EXTRA_HINT = "pip install 'triple_draw[server]'"
-REQUIRED = ("starlette", "uvicorn", "websockets", "jsonschema")
+REQUIRED = ("starlette", "uvicorn", "websockets", "fastjsonschema")
 PRESETS = ("live", "wsop", "online", "pokerkit")
 
 
