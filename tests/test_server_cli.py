@@ -73,7 +73,7 @@ def test_store_refuses_the_same_action_number_twice(tmp_path: Path) -> None:
         store.record_action("t1", hid, 0, 1, {"kind": "fold"}, {"version": 2})
     # nothing of the refused write is kept
     assert store.load_tables()["t1"] == state
-    assert store.actions_of(hid) == [(0, 0, {"kind": "call"})]
+    assert store.actions_since(hid, 0) == [(0, 0, {"kind": "call"})]
     store.close()
 
 

@@ -64,6 +64,7 @@ def test_sigkill_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
     args = ("--tables", str(TABLES), "--seats", str(SEATS), "--bots", "0", "--hand-pause", "0")
     args += ("--buy-in", str(BUY_IN), "--clock", "30", "--rate", "1000")
     snapshots: list[dict[str, dict[str, Any]]] = []
+    stored_at_kill: list[list[Any]] = []
     resend: list[dict[str, Any]] = []
 
     async def main() -> list[BotClient]:
@@ -82,6 +83,7 @@ def test_sigkill_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
                 server.kill()
                 snap = _states(db)
                 snapshots.append(snap)
+                stored_at_kill.append(_rows(db, "SELECT hand_id, seq, action FROM actions"))
                 for state in snap.values():
                     check_chips(state)
                 server = await asyncio.to_thread(ServerProcess, db, *args, port=port)
@@ -118,14 +120,17 @@ def test_sigkill_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
     total = sum(check_chips(s) for s in final.values())
     assert total == TABLES * SEATS * BUY_IN  # no chip lost or made
 
-    # every hand in progress at a kill went on from exactly that state: its history at
-    # the kill is the start of its history afterwards (same cards, same deck)
-    resumed = 0
-    for snap in snapshots:
+    # every hand in progress at a kill went on from exactly that state: its stored
+    # history is the start of its history afterwards (same cards, same deck), and the
+    # actions stored after that state were applied again on the restart
+    resumed = replayed = 0
+    for snap, rows_at_kill in zip(snapshots, stored_at_kill, strict=True):
         for tid, state in snap.items():
             h = state["hand"]
             if h is None or h["settled"]:
                 continue
+            if any(hid == h["id"] and seq >= h["seq"] for hid, seq, _ in rows_at_kill):
+                replayed += 1
             later = _rows(db, "SELECT final FROM hands WHERE id = ?", h["id"])[0][0]
             if later is None:  # still running at the end: compare with the live state
                 cur = final[tid]["hand"]
@@ -137,19 +142,29 @@ def test_sigkill_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
             assert doc["history"][: len(before)] == before
             assert doc["starting_stacks"] == h["state"]["starting_stacks"]
             resumed += 1
-    assert resumed >= 1
+    assert resumed >= 1 and replayed >= 1
+
+    # nothing stored before a kill was changed or lost afterwards
+    end_rows = set(_rows(db, "SELECT hand_id, seq, action FROM actions"))
+    for rows in stored_at_kill:
+        assert set(rows) <= end_rows
 
     # no action applied twice: each hand's stored actions are numbered 0..n-1 and its
-    # history holds exactly n player actions
+    # history holds exactly those actions, in order, once each
     hands = _rows(db, "SELECT id, final FROM hands WHERE final IS NOT NULL")
     assert len(hands) >= KILLS
     for hid, text in hands:
-        seqs = [
-            s for (s,) in _rows(db, "SELECT seq FROM actions WHERE hand_id = ? ORDER BY seq", hid)
-        ]
-        assert seqs == list(range(len(seqs)))
-        history = json.loads(text)["history"]
-        assert sum(1 for e in history if e["kind"] in PLAYER_ACTIONS) == len(seqs)
+        rows = _rows(db, "SELECT seq, action FROM actions WHERE hand_id = ? ORDER BY seq", hid)
+        assert [seq for seq, _ in rows] == list(range(len(rows)))
+        played = [e for e in json.loads(text)["history"] if e["kind"] in PLAYER_ACTIONS]
+        assert len(played) == len(rows)
+        for (_, stored), event in zip(rows, played, strict=True):
+            action = json.loads(stored)
+            assert action["kind"] == event["kind"]
+            if "amount" in action:
+                assert action["amount"] == event["amount"]
+            if "cards" in action:
+                assert sorted(action["cards"]) == sorted(event["cards"])
 
     # every table kept playing after the last restart
     for t in range(TABLES):

@@ -2,20 +2,22 @@
 
 What is stored:
 
+- every applied action, keyed by ``(hand id, sequence number)``: a primary key, so the
+  same action can never be stored - or applied - twice. An action is committed before it
+  is acknowledged or shown to anybody;
 - one *state document* per table (JSON): the seats with names, token digests and stacks,
   the button, the chips bought in and cashed out, and the hand in progress as
-  :meth:`Hand.to_dict` (the deck state included, so a restarted server deals the very
-  same cards). It is rewritten in the same transaction as every action, so the stored
-  state is always the one after the last acknowledged action;
-- every applied action, keyed by ``(hand id, sequence number)``: a primary key, so the
-  same action can never be stored - or applied - twice;
+  :meth:`Hand.to_dict` - the deck's state included - with the number of its actions
+  applied so far. It is written when a hand starts and ends (with its last action, in one
+  transaction), and whenever the seating changes; to resume, the hand's later actions are
+  applied again to it, dealing from the stored deck state: the very same cards;
 - every finished hand with its PHH text and final document, and who played it (by the
   digest of the seat token), for the history downloads.
 
 Tokens themselves are never stored: only their SHA-256 digest.
 
 Another database (a server shared by many processes, see docs/server.md) implements the
-same six methods.
+same seven methods.
 """
 
 from __future__ import annotations
@@ -75,12 +77,17 @@ class Store(ABC):
         seq: int,
         table_seat: int,
         action: dict[str, Any],
-        state: dict[str, Any],
+        state: dict[str, Any] | None = None,
         finish: Finish | None = None,
     ) -> None:
-        """Store action number ``seq`` of a hand with the table's state after it (and, if
-        it ended the hand, the finished hand). :class:`DuplicateActionError` if that
+        """Store action number ``seq`` of a hand - with, if given, the table's state
+        after it and the finished hand it ended. :class:`DuplicateActionError` if that
         action number is already stored; nothing is written then."""
+
+    @abstractmethod
+    def actions_since(self, hand_id: int, seq: int) -> list[tuple[int, int, dict[str, Any]]]:
+        """The stored actions of a hand from number ``seq`` on: ``(seq, table seat,
+        action)``, in order."""
 
     @abstractmethod
     def hands_of(self, player: str, limit: int = 1000) -> list[tuple[int, int, dict[str, Any]]]:
@@ -244,7 +251,7 @@ class SQLiteStore(Store):
         seq: int,
         table_seat: int,
         action: dict[str, Any],
-        state: dict[str, Any],
+        state: dict[str, Any] | None = None,
         finish: Finish | None = None,
     ) -> None:
         def work(db: sqlite3.Connection) -> None:
@@ -253,7 +260,8 @@ class SQLiteStore(Store):
                 "INSERT INTO actions (hand_id, seq, table_seat, action, at) VALUES (?, ?, ?, ?, ?)",
                 (hand_id, seq, table_seat, json.dumps(action), now),
             )
-            self._put_state(db, table_id, state)
+            if state is not None:
+                self._put_state(db, table_id, state)
             if finish is not None:
                 phh_text, final = finish
                 db.execute(
@@ -273,13 +281,12 @@ class SQLiteStore(Store):
             ).fetchall()
         return [(hid, hs, json.loads(final)) for hid, hs, final in rows]
 
-    def actions_of(self, hand_id: int) -> list[tuple[int, int, dict[str, Any]]]:
-        """The stored actions of a hand: ``(seq, table seat, action)`` in order (for
-        audits and tests)."""
+    def actions_since(self, hand_id: int, seq: int = 0) -> list[tuple[int, int, dict[str, Any]]]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT seq, table_seat, action FROM actions WHERE hand_id = ? ORDER BY seq",
-                (hand_id,),
+                "SELECT seq, table_seat, action FROM actions WHERE hand_id = ? AND seq >= ? "
+                "ORDER BY seq",
+                (hand_id, seq),
             ).fetchall()
         return [(s, ts, json.loads(a)) for s, ts, a in rows]
 

@@ -3,9 +3,10 @@
 A :class:`TableRunner` lives on the server's event loop; every method runs there, so the
 state changes of one table never interleave. Each change is committed to the
 :class:`~triple_draw.server.store.Store` before anybody is told about it: an action is
-applied to the hand, the table's new state is written with the action in one
-transaction, and only then is the action acknowledged and the new state sent out. If
-the write fails the table reloads its last committed state.
+applied to the hand and stored, and only then acknowledged and sent out. The table's
+whole state is stored when a hand starts, when it ends (with its last action, in one
+transaction) and when the seating changes; loading it applies the hand's later actions
+again. If a write fails the table reloads its last committed state.
 
 Between hands (the cardroom's rules): stacks carry over; the button moves to the next
 player dealt in; a player who joins is dealt in at the next hand; a player who sits out
@@ -269,7 +270,23 @@ class TableRunner:
             self.seq = hand["seq"]
             self.seat_map = tuple(hand["seat_map"])
             self.settled = hand["settled"]
+            if not self.settled:
+                self._replay()
         self._bots = {}
+
+    def _replay(self) -> None:
+        """Apply again the actions stored after the hand's stored state: the state holds
+        the deck, so every card dealt is the one dealt before."""
+        hand = self.hand
+        assert hand is not None
+        for seq, ts, action in self.store.actions_since(self.hand_id, self.seq):
+            if seq != self.seq:
+                raise StoreError(f"hand {self.hand_id}: action {self.seq} is missing")
+            try:
+                hand.apply(engine.action_from_message(action), self.seat_map.index(ts))
+            except (TripleDrawError, ValueError) as e:
+                raise StoreError(f"hand {self.hand_id}: stored action {seq}: {e}") from None
+            self.seq += 1
 
     def _reload(self) -> None:
         """Back to the last committed state (after a failed write)."""
@@ -515,12 +532,15 @@ class TableRunner:
             raise ProtocolError("illegal", str(e)) from None
         seq = self.seq
         self.seq += 1
-        finish = None
+        # the action alone is enough to resume (it is applied again to the stored state);
+        # the state itself is written when the hand ends, settled, with its last action
+        state = finish = None
         if hand.is_over:
             finish = self._settle()
+            state = self.state_doc()
         try:
             self.store.record_action(
-                self.config.id, self.hand_id, seq, ts, action.to_dict(), self.state_doc(), finish
+                self.config.id, self.hand_id, seq, ts, action.to_dict(), state, finish
             )
         except StoreError:
             self._reload()
@@ -612,12 +632,15 @@ class TableRunner:
         hand = self.hand
         assert hand is not None
         ts = self.seat_map[hand.actor]
+        sat_out = False
         if timed_out:
             n = self._timeouts[ts] = self._timeouts.get(ts, 0) + 1
             s = self.seats[ts]
-            if n >= TIMEOUTS_TO_SIT_OUT and s is not None:
-                s.sitting_out = True
+            if n >= TIMEOUTS_TO_SIT_OUT and s is not None and not s.sitting_out:
+                s.sitting_out = sat_out = True
         self._apply(ts, engine.timeout_action(hand))
+        if sat_out and self.in_progress:  # (a finished hand stored the seating already)
+            self._save_seating()
         self._changed()
 
     def _bot_act(self, key: tuple[Any, ...]) -> None:
