@@ -450,8 +450,9 @@ def test_resume_from_the_database_same_cards_and_deck(db: Path) -> None:
     ):
         a, b = two_players(c, [w1, w2])
         p, q = actor(a, b)
-        p.act({"kind": "call"})
-        q.act({"kind": "check"})
+        assert p.act({"kind": "call"})["type"] == "ack"
+        q.sync()
+        assert q.act({"kind": "check"})["type"] == "ack"
         runner = c.app.state.runners["t1"]  # type: ignore[attr-defined]
         before = runner.hand.to_dict()
         token_a, cards_a = a.token, a.sync()["hand"]["hole_cards"]  # type: ignore[index]
@@ -486,3 +487,31 @@ def test_bots_fill_seats_and_play_with_a_person(db: Path) -> None:
         else:
             raise AssertionError("no hands were played")
         check_chips(stored_states(db)["t1"])
+
+
+def test_a_seat_sees_its_own_discards_and_nobody_elses(db: Path) -> None:
+    with (
+        client(db) as c,
+        c.websocket_connect("/ws/t1") as w1,
+        c.websocket_connect("/ws/t1") as w2,
+        c.websocket_connect("/ws/t1") as w3,
+    ):
+        a, b = two_players(c, [w1, w2])
+        spy = Peer(w3)
+        spy.hello()
+        p, q = actor(a, b)
+        assert p.act({"kind": "call"})["type"] == "ack"
+        q.sync()
+        assert q.act({"kind": "check"})["type"] == "ack"
+        p, q = actor(a, b)
+        assert p.state["hand"]["phase"] == "draw"  # type: ignore[index]
+        thrown = p.state["hand"]["hole_cards"][:2]  # type: ignore[index]
+        assert p.act({"kind": "discard", "cards": thrown})["type"] == "ack"
+        mine = p.until(lambda f: f["type"] == "state")["hand"]["discards"]
+        assert sorted(mine) == sorted(thrown)
+        q.sync()
+        spy.sync()
+        assert q.state["hand"]["discards"] == []  # type: ignore[index]
+        for peer in (q, spy):
+            text = json.dumps(peer.frames)
+            assert not any(f'"{card}"' in text for card in thrown)

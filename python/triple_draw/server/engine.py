@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from triple_draw import phh
+from triple_draw import Card, phh
 from triple_draw.game import Action, Hand, Rules, Table
 from triple_draw.game.actions import ACTION_KINDS
 
@@ -25,6 +25,7 @@ __all__ = [
     "hand_from_doc",
     "hand_to_doc",
     "history_text",
+    "own_discards",
     "timeout_action",
 ]
 
@@ -59,6 +60,12 @@ def action_from_message(d: dict[str, Any]) -> Action:
     if kind not in ACTION_KINDS:  # pragma: no cover - the schema already refuses it
         raise ValueError(f"unknown action {kind!r}")
     return Action.from_dict(d)
+
+
+def own_discards(hand: Hand, seat: int) -> list[str]:
+    """The cards hand seat ``seat`` threw away this hand, in order: for that seat only (a
+    seat knows its own discards; nobody else may see them)."""
+    return [str(Card(c)) for c in hand.discards(seat)]
 
 
 def timeout_action(hand: Hand) -> Action:

@@ -148,13 +148,17 @@ class _Broadcast:
         """The hand object for hand seat ``hs`` (``None``: a spectator's, no cards)."""
         text = self._own.get(hs)
         if text is None:
-            hole, legal = "[]", "[]"
+            hole, legal, thrown = "[]", "[]", "[]"
             if hs is not None:
                 hand = self.runner.hand
                 assert hand is not None
                 view = hand.view(hs)
                 hole, legal = _dumps(view["hole_cards"]), _dumps(view["legal_actions"])
-            text = f'{{"hole_cards":{hole},"legal_actions":{legal},{self.hand_rest}'
+                thrown = _dumps(engine.own_discards(hand, hs))
+            text = (
+                f'{{"hole_cards":{hole},"legal_actions":{legal},"discards":{thrown},'
+                f"{self.hand_rest}"
+            )
             self._own[hs] = text
         return text
 
@@ -352,7 +356,7 @@ class TableRunner:
             public, events = hand_frame(
                 self.hand.view(0), self.hand_id, self.seq, self.seat_map, own=False
             )
-            del public["hole_cards"], public["legal_actions"]
+            del public["hole_cards"], public["legal_actions"]  # the seat's own, added per seat
             b.hand_rest = _dumps(public)[1:]  # '"id":...}': the seat's own parts go first
             b.events = events
         return b

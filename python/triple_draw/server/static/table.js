@@ -300,6 +300,12 @@ function renderMe() {
       hole.appendChild(b);
     });
   }
+  const thrown = $("thrown");
+  thrown.textContent = "";
+  if (h && seated && h.discards.length) {
+    thrown.appendChild(el("span", "label", "You threw "));
+    for (const c of h.discards) thrown.appendChild(cardEl(c));
+  }
   const fold = $("btn-fold"), call = $("btn-call"), raise = $("btn-raise"), draw = $("btn-draw");
   const betting = myTurn && !drawing;
   fold.hidden = call.hidden = raise.hidden = drawing;
