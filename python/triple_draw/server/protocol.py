@@ -29,6 +29,7 @@ __all__ = [
     "hand_frame",
     "load_schema",
     "parse_client_message",
+    "validate_client",
 ]
 
 PROTOCOL_VERSION = 1
