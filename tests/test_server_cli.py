@@ -67,7 +67,7 @@ def test_serve_port_in_use_is_an_error_not_a_traceback(
 def test_store_refuses_the_same_action_number_twice(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "s.sqlite3")
     state = {"version": 1}
-    hid = store.begin_hand("t1", [("k", 0, 0), ("j", 1, 1)], lambda h: {"hand": h})
+    hid = store.begin_hand("t1", [("k", 0, 0, "Ann"), ("j", 1, 1, "Bob")], lambda h: {"hand": h})
     store.record_action("t1", hid, 0, 0, {"kind": "call"}, state)
     with pytest.raises(DuplicateActionError):
         store.record_action("t1", hid, 0, 1, {"kind": "fold"}, {"version": 2})

@@ -434,6 +434,7 @@ def test_history_download_shows_only_what_the_seat_saw(db: Path) -> None:
         assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
         text = r.text
         assert text.startswith("[1]\n") and 'variant = "F2L3D"' in text
+        assert "Ann" in text and "Bob" in text  # the players' names
         # the other seat folded unseen: his cards are ?? in this seat's history
         assert "????????" in text
         from triple_draw import phh

@@ -220,9 +220,8 @@ def create_app(
         if not hands:
             return None
         parts = []
-        for i, (hand_id, hand_seat, final) in enumerate(hands, 1):
+        for i, (hand_id, hand_seat, final, names) in enumerate(hands, 1):
             hand = engine.hand_from_doc(final)
-            names = [f"Seat {k + 1}" for k in range(hand.n_players)]
             text = engine.history_text(hand, hand_seat, hand_id, names, "triple-draw serve")
             parts.append(f"[{i}]\n{text}")
         return "\n".join(parts)

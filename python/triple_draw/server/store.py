@@ -46,6 +46,8 @@ class DuplicateActionError(StoreError):
 
 #: A finished hand to store with the action that ended it: (PHH text, final document).
 Finish = tuple[str, dict[str, Any]]
+#: A finished hand someone played: (hand id, his hand seat, final document, names).
+PlayedHand = tuple[int, int, dict[str, Any], list[str]]
 
 
 class Store(ABC):
@@ -63,11 +65,12 @@ class Store(ABC):
     def begin_hand(
         self,
         table_id: str,
-        players: Sequence[tuple[str, int, int]],
+        players: Sequence[tuple[str, int, int, str]],
         state: Callable[[int], dict[str, Any]],
     ) -> int:
         """Allocate a new hand id, record ``players`` as ``(player key, hand seat, table
-        seat)`` and store ``state(hand_id)`` as the table's state; returns the hand id."""
+        seat, name)`` and store ``state(hand_id)`` as the table's state; returns the hand
+        id."""
 
     @abstractmethod
     def record_action(
@@ -90,9 +93,9 @@ class Store(ABC):
         action)``, in order."""
 
     @abstractmethod
-    def hands_of(self, player: str, limit: int = 1000) -> list[tuple[int, int, dict[str, Any]]]:
-        """The finished hands ``player`` played, oldest first: ``(hand id, hand seat,
-        final document)``."""
+    def hands_of(self, player: str, limit: int = 1000) -> list[PlayedHand]:
+        """The finished hands ``player`` played, oldest first: ``(hand id, his hand seat,
+        final document, the players' names by hand seat)``."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -117,6 +120,7 @@ CREATE TABLE IF NOT EXISTS hand_players (
     player TEXT NOT NULL,
     hand_seat INTEGER NOT NULL,
     table_seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
     PRIMARY KEY (hand_id, hand_seat)
 );
 CREATE INDEX IF NOT EXISTS hand_players_player ON hand_players(player);
@@ -224,7 +228,7 @@ class SQLiteStore(Store):
     def begin_hand(
         self,
         table_id: str,
-        players: Sequence[tuple[str, int, int]],
+        players: Sequence[tuple[str, int, int, str]],
         state: Callable[[int], dict[str, Any]],
     ) -> int:
         def work(db: sqlite3.Connection) -> int:
@@ -234,9 +238,9 @@ class SQLiteStore(Store):
             hand_id = cur.lastrowid
             assert hand_id is not None
             db.executemany(
-                "INSERT INTO hand_players (hand_id, player, hand_seat, table_seat) "
-                "VALUES (?, ?, ?, ?)",
-                [(hand_id, key, hs, ts) for key, hs, ts in players],
+                "INSERT INTO hand_players (hand_id, player, hand_seat, table_seat, name) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(hand_id, key, hs, ts, name) for key, hs, ts, name in players],
             )
             self._put_state(db, table_id, state(hand_id))
             return hand_id
@@ -271,7 +275,7 @@ class SQLiteStore(Store):
 
         self._tx(work)
 
-    def hands_of(self, player: str, limit: int = 1000) -> list[tuple[int, int, dict[str, Any]]]:
+    def hands_of(self, player: str, limit: int = 1000) -> list[PlayedHand]:
         with self._lock:
             rows = self._db.execute(
                 "SELECT h.id, p.hand_seat, h.final FROM hand_players p JOIN hands h "
@@ -279,7 +283,15 @@ class SQLiteStore(Store):
                 "ORDER BY h.id LIMIT ?",
                 (player, limit),
             ).fetchall()
-        return [(hid, hs, json.loads(final)) for hid, hs, final in rows]
+            names: dict[int, list[str]] = {}
+            for hid, name in self._db.execute(
+                "SELECT p.hand_id, p.name FROM hand_players p JOIN hand_players me "
+                "ON me.hand_id = p.hand_id WHERE me.player = ? "
+                "ORDER BY p.hand_id, p.hand_seat",
+                (player,),
+            ):
+                names.setdefault(hid, []).append(name)
+        return [(hid, hs, json.loads(final), names[hid]) for hid, hs, final in rows]
 
     def actions_since(self, hand_id: int, seq: int = 0) -> list[tuple[int, int, dict[str, Any]]]:
         with self._lock:

@@ -613,7 +613,7 @@ class TableRunner:
         self.hand, self.seat_map, self.seq, self.settled = hand, seat_map, 0, False
         self.button = seat_map[hand.button]
         entries = [
-            (s.key or f"bot:{s.name}", hs, ts)
+            (s.key or f"bot:{s.name}", hs, ts, s.name)
             for hs, ts in enumerate(seat_map)
             if (s := self.seats[ts]) is not None
         ]
