@@ -2,7 +2,8 @@
 
 Subcommands: ``simulate`` (bots play many hands), ``equity`` (win/tie/equity of hands with
 draws to come), ``discard`` (all 32 discard choices ranked), ``eval`` (rank, category and
-name of five-card hands) and ``play`` (a game against bots in the terminal).
+name of five-card hands), ``play`` (a game against bots in the terminal) and ``serve`` (the
+table server and web table: ``triple_draw.server``, the ``server`` extra).
 
 Every bad argument - an unknown option, a malformed card, an impossible analysis request -
 ends with exit status 2 and one line on stderr saying why; never a traceback.
@@ -239,6 +240,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.add_argument("--hands", type=_int_range(1), default=None, help="stop after this many hands")
     g.set_defaults(func=_cmd_play)
+
+    # -- serve (the table server: triple_draw.server, optional extra) ------------------------
+    from triple_draw.server.cli import add_serve_parser
+
+    add_serve_parser(sub)
     return p
 
 
