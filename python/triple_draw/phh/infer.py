@@ -51,6 +51,7 @@ class Cards:
         self.receive: dict[int, list[Slot]] = {}
         self.discards: dict[int, list[Slot]] = {}
         self.slots: list[Slot] = []
+        self._entries: dict[tuple[int, int], int | None] = {}
         self.mucked: list[list[Slot]] = []  # hands mucked at showdown
         self._acts = acts
         # set by start(), for choosing the unknown cards
@@ -217,10 +218,18 @@ class Cards:
     def _entry(self, prev: Slot, history: list[Slot]) -> int | None:
         """The reshuffle (1..) whose pool a card let go from ``prev`` goes into."""
         timing = self.timing
+        if not timing.pokerstars:  # the pool depends on when the card was let go only
+            key = (prev.epoch, prev.end)
+            if key in self._entries:
+                return self._entries[key]
+        found = None
         for e in range(prev.epoch + 1, len(timing.reshuffles) + 1):
             if timing.into_pool(prev, e) and not timing.kept_out(history, e):
-                return e
-        return None
+                found = e
+                break
+        if not timing.pokerstars:
+            self._entries[key] = found
+        return found
 
     def _discard(self, k: int, a: Act) -> None:
         self.draws[k] += 1
@@ -297,6 +306,13 @@ class Cards:
             # else: dealt again from this stub by the history
         pokerstars = self.timing.pokerstars
         routes: dict[int, list[tuple[Slot, int]]] = {}
+        # the unknown slots of each epoch, and (default rule: the pools depend on the
+        # epochs only) whether some slot of epoch e leads on to a slot
+        open_by_epoch: dict[int, list[Slot]] = {}
+        for t in self.slots:
+            if t.card is None:
+                open_by_epoch.setdefault(t.epoch, []).append(t)
+        leads: dict[tuple[int | None, int], bool] = {}
         for c, nxt in demand.items():
             ways = []
             for s in slots:
@@ -311,13 +327,15 @@ class Cards:
                     # stub ("pokerstars" may keep it there, but that stub is small),
                     # so some hand dealt from there must lead on to its pool
                     e = self._entry(s, history)
-                    if not any(
-                        t.card is None
-                        and t.epoch == e
-                        and t.end <= nxt.start
-                        and self._comes_back(t, nxt, [*history, t]) == 2
-                        for t in self.slots
-                    ):
+                    key = (e, id(nxt))
+                    onward = None if pokerstars else leads.get(key)
+                    if onward is None:
+                        onward = any(
+                            t.end <= nxt.start and self._comes_back(t, nxt, [*history, t]) == 2
+                            for t in open_by_epoch.get(e, ())
+                        )
+                        leads[key] = onward
+                    if not onward:
                         how = 0
                 if how:
                     ways.append((s, how))

@@ -38,6 +38,10 @@ from triple_draw.phh.timing import find_reshuffles
 #: Choices of the unknown cards tried (a choice can get stuck: a card the history names
 #: later cannot be dealt then; or a hand mucked unseen would win the showdown).
 MUCK_ATTEMPTS = 24
+#: Attempts for a history with unknown cards and two or more reshuffles, where the
+#: choices get stuck more often (the cost stays bounded: a hand has at most 8 players,
+#: three draws and so at most a few dozen reshuffles).
+MANY_RESHUFFLES_ATTEMPTS = 240
 
 
 def loads(
@@ -230,10 +234,19 @@ def _load_one(
     unknown = any(s.card is None for s in cards.slots)
     rng = random.Random(seed)
     first: HistoryError | None = None
-    for attempt in range(MUCK_ATTEMPTS if unknown else 1):
+    attempts = 1
+    if unknown:
+        attempts = MUCK_ATTEMPTS if len(timing.reshuffles) < 2 else MANY_RESHUFFLES_ATTEMPTS
+    for attempt in range(attempts):
         # unknown cards: preferably ones the history never names; if the greedy choice
         # gets stuck (a card the history names later cannot be dealt then), or a hand
         # mucked unseen would win, choose again
+        if attempt and timing.pokerstars and attempt % 4 == 0:
+            # where "pokerstars" runs out of cards depends on which cards were thrown:
+            # estimate it again
+            timing = find_reshuffles(
+                the_rules, stacks_phh, seat_of, button, acts, core, random.Random(attempt)
+            )
         if attempt:
             try:
                 cards = Cards(acts, n, loc, timing, random.Random(rng.random()))

@@ -6,6 +6,7 @@ finds where the stub runs out (a :class:`Timing`), which the unknown-card solver
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from triple_draw.errors import IllegalActionError
@@ -76,12 +77,15 @@ def find_reshuffles(
     button: int,
     acts: list[Act],
     core: Any,
+    rng: random.Random | None = None,
 ) -> Timing:
     """Where the stub runs out, for choosing the unknown cards.
 
     That depends only on how many cards are drawn and folded (under "pokerstars" also on
     which cards a player threw, so there it is an estimate), so the actions replayed with
-    random cards find the points. A history that turns illegal is followed up to there."""
+    random cards find the points. A history that turns illegal is followed up to there.
+    ``rng``: another estimate - a deck seeded from it, and random cards thrown where the
+    history does not name them (by default the first cards held)."""
     n = len(stacks_phh)
     timing = Timing(rules.reshuffle == "pokerstars")
     stacks = [0] * n
@@ -89,7 +93,7 @@ def find_reshuffles(
         stacks[seat] = stacks_phh[k]
     declared: list[int] = []
     try:
-        hand = Hand(rules, stacks, button, 0, core=core)
+        hand = Hand(rules, stacks, button, 0 if rng is None else rng.randrange(1 << 32), core=core)
         for a in acts:
             if a.verb not in ("sd", "f", "cc", "cbr"):
                 continue
@@ -97,7 +101,13 @@ def find_reshuffles(
             if hand.actor != seat or (a.verb == "sd") != hand.in_draw:
                 break
             if a.verb == "sd":
-                hand.discard(hand.hole_ids(seat)[: len(a.cards)])
+                held = list(hand.hole_ids(seat))
+                if rng is not None:
+                    named = [c for c in a.cards if c is not None and c in held]
+                    rest = [c for c in held if c not in named]
+                    rng.shuffle(rest)
+                    held = named + rest
+                hand.discard(held[: len(a.cards)])
                 declared.append(a.i)
             elif a.verb == "f":
                 hand.fold()
