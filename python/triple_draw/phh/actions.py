@@ -35,6 +35,10 @@ class Act:
         self.amount = amount
 
 
+#: The most action strings read in one hand (a hand of 8 players with every raise allowed
+#: has a few hundred; the bound keeps the repeated attempts of the solver cheap).
+MAX_ACTIONS = 10_000
+
 _PLAYER = re.compile(r"p([0-9]{1,3})")
 
 
@@ -42,12 +46,18 @@ def parse_actions(actions: Any, n: int, loc: Locator) -> list[Act]:
     """Every action of the ``actions`` field, parsed (not yet checked against the hand)."""
     if not isinstance(actions, list):
         raise HistoryError(f"{loc.prefix()}actions must be an array of strings")
+    if len(actions) > MAX_ACTIONS:
+        raise HistoryError(
+            f"{loc.prefix()}{len(actions)} actions: a history has at most {MAX_ACTIONS}"
+        )
     loc.actions = [a if isinstance(a, str) else "" for a in actions]
     out = []
     for i, text in enumerate(actions):
         if not isinstance(text, str):
             raise HistoryError(f"{loc.prefix()}action {i + 1} must be a string")
-        out.append(parse_action(i, text, n, loc))
+        act = parse_action(i, text, n, loc)
+        if act.verb != "noop":  # commentary: nothing to replay
+            out.append(act)
     return out
 
 

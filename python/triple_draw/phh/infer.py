@@ -332,7 +332,7 @@ class Cards:
                     if onward is None:
                         onward = any(
                             t.end <= nxt.start and self._comes_back(t, nxt, [*history, t]) == 2
-                            for t in open_by_epoch.get(e, ())
+                            for t in (open_by_epoch.get(e, ()) if e is not None else ())
                         )
                         leads[key] = onward
                     if not onward:
@@ -410,4 +410,3 @@ class Cards:
             ):
                 return True
         return False
-

@@ -32,7 +32,7 @@ from triple_draw.phh.base import (
     whole,
 )
 from triple_draw.phh.infer import Cards
-from triple_draw.phh.replay import MuckWins, replay
+from triple_draw.phh.replay import MuckWins, OrderError, replay
 from triple_draw.phh.timing import find_reshuffles
 
 #: Choices of the unknown cards tried (a choice can get stuck: a card the history names
@@ -157,8 +157,7 @@ def _rules_for(data: dict[str, Any], n: int, rules: Rules | None) -> Rules:
                     number = whole(v)
                     if number is None:
                         raise HistoryError(
-                            f"{RULES_FIELD}.{k} must be a whole number below 10**40, "
-                            f"got {short(v)}"
+                            f"{RULES_FIELD}.{k} must be a whole number below 10**40, got {short(v)}"
                         )
                     v = number
                 options[k] = v
@@ -268,6 +267,8 @@ def _load_one(
             if not e.chosen:
                 raise HistoryError(str(e)) from None
             first = first or e
+        except OrderError as e:  # no choice of cards changes it
+            raise HistoryError(str(e)) from None
         except HistoryError as e:
             if not unknown:
                 raise

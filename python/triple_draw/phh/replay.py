@@ -52,22 +52,25 @@ def replay(
         k = a.player
         seat = seat_of[k]
 
-        def fail(why: str, a: Act = a) -> HistoryError:
-            return HistoryError(f"{loc.where(a.i, a.text)}: {why}")
+        def fail(why: str, a: Act = a, cls: type[HistoryError] = HistoryError) -> HistoryError:
+            return cls(f"{loc.where(a.i, a.text)}: {why}")
+
+        def wrong(why: str, a: Act = a) -> HistoryError:
+            return fail(why, a, OrderError)
 
         if a.verb in ("show", "muck"):
             if not hand.is_over:
-                raise fail(f"p{k + 1} shows or mucks before the showdown ({_situation(hand, pl)})")
+                raise wrong(f"p{k + 1} shows or mucks before the showdown ({_situation(hand, pl)})")
             shows.append(a)
             continue
         if hand.is_over:
-            raise fail("the hand is already over")
+            raise wrong("the hand is already over")
         if hand.actor != seat:
-            raise fail(f"p{k + 1} acts out of turn: {_situation(hand, pl)}")
+            raise wrong(f"p{k + 1} acts out of turn: {_situation(hand, pl)}")
         try:
             if a.verb == "sd":
                 if not hand.in_draw:
-                    raise fail(f"p{k + 1} cannot draw: {_situation(hand, pl)}")
+                    raise wrong(f"p{k + 1} cannot draw: {_situation(hand, pl)}")
                 thrown = [s.card for s in cards.discards[a.i]]
                 r = cards.receive.get(a.i)
                 if r is not None and any(s.card is None for s in r):
@@ -77,7 +80,7 @@ def replay(
                         raise fail(str(e)) from None
                 hand.discard(thrown, receive=None if r is None else [s.card for s in r])
             elif hand.in_draw:
-                raise fail(f"p{k + 1} must draw now, not bet ({_situation(hand, pl)})")
+                raise wrong(f"p{k + 1} must draw now, not bet ({_situation(hand, pl)})")
             elif a.verb == "f":
                 hand.fold()
             elif a.verb == "cc":
@@ -88,14 +91,14 @@ def replay(
                     hand.bet_or_raise()  # raises IllegalActionError saying why not
                 if a.amount != want:
                     kind = "bet" if hand.bet_level == 0 else "raise"
-                    raise fail(
+                    raise wrong(
                         f"p{k + 1} can only {kind} to exactly {want} (fixed limit), not {a.amount}"
                     )
                 hand.bet_or_raise()
         except IllegalActionError as e:
             # the engine names seats; the history names players
             why = re.sub(r"\bseat (\d+)", lambda m: f"p{pl[int(m.group(1))] + 1}", str(e))
-            raise fail(why) from None
+            raise fail(why, a, HistoryError if a.verb == "sd" else OrderError) from None
     if shows:
         _check_showdown(hand, shows, seat_of, cards, loc)
     if finishing is not None and hand.is_over:
@@ -135,6 +138,11 @@ def _situation(hand: Hand, pl: dict[int, int]) -> str:
     if hand.in_draw:
         return f"{who} is to draw (draw {hand.street + 1})"
     return f"{who} is to act (betting round {hand.street + 1})"
+
+
+class OrderError(HistoryError):
+    """An action out of turn, or a bet the rules do not allow: the same whatever the
+    unknown cards are, so no other choice of them is tried."""
 
 
 class MuckWins(HistoryError):  # noqa: N818
@@ -178,5 +186,3 @@ def _check_showdown(
                     "showdown: triple_draw has no voluntary muck of a winning hand",
                     chosen=any(s.player == k and s.chosen for s in cards.slots),
                 )
-
-

@@ -150,5 +150,3 @@ def find_reshuffles(
             timing.epochs[latest[e.seat]] = epochs  # type: ignore[index]
     timing.last = epoch
     return timing
-
-

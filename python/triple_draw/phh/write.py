@@ -211,4 +211,3 @@ def _actions(hand: Hand, order: list[int], viewer: int | None) -> list[str]:
 _SILENT = frozenset(
     ("post_ante", "post_small_blind", "post_big_blind", "reshuffle", "begin_draw", "return", "win")
 )
-
