@@ -316,7 +316,7 @@ class Cards:
         for c, nxt in demand.items():
             ways = []
             for s in slots:
-                if s.end > nxt.start:
+                if s.end > nxt.start or self._own_throw(c, s):
                     continue
                 history = [*self.busy[c], s]
                 how = self._comes_back(s, nxt, history)
@@ -385,17 +385,26 @@ class Cards:
                     (card_of.get(id(t)) if t.card is None else t.card) for t in hold if t is not s
                 ]
                 ranks = [c // 4 for c in others if c is not None]
-                c = max(neutral, key=lambda c: (ranks.count(c // 4), c // 4))
+                allowed = [c for c in neutral if not self._own_throw(c, s)] or neutral
+                c = max(allowed, key=lambda c: (ranks.count(c // 4), c // 4))
                 neutral.remove(c)
                 card_of[id(s)] = c
                 free.remove(s)
         for s in free:
-            card_of[id(s)] = neutral.pop(0)
+            j = next((j for j, c in enumerate(neutral) if not self._own_throw(c, s)), 0)
+            card_of[id(s)] = neutral.pop(j)
         for s in slots:
             c = card_of[id(s)]
             s.card = c
             s.chosen = True
             self.busy[c].append(s)
+
+    def _own_throw(self, c: int, s: Slot) -> bool:
+        """Under "pokerstars", whether the player of slot ``s`` threw ``c`` before it: the
+        deal never gives a player back a card he has thrown."""
+        return self.timing.pokerstars and any(
+            t.player == s.player and t.end <= s.start for t in self.busy[c]
+        )
 
     def _blocks(self, s: Slot, c: int) -> bool:
         """Whether having thrown ``c`` from ``s`` keeps it out of a later "pokerstars"
