@@ -7,8 +7,14 @@ from __future__ import annotations
 import datetime
 import io
 import random
+import sys
 
 import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    tomllib = pytest.importorskip("tomli")
 
 from triple_draw import phh
 from triple_draw.errors import ArgumentError, HistoryError, TripleDrawError
@@ -84,7 +90,7 @@ def test_huge_chip_counts_are_refused_by_their_bound(stacks: str) -> None:
 
 
 def test_an_integer_beyond_the_interpreters_digit_limit_is_a_history_error() -> None:
-    with pytest.raises(HistoryError, match="too long"):
+    with pytest.raises(HistoryError, match=r"too long|more than 4300 digits"):
         phh.loads(history(stacks="[100, " + "9" * 10_000 + ", 100]"))
 
 
@@ -186,8 +192,6 @@ def test_fields_that_would_not_read_back_are_refused(hand: Hand, fields: dict[st
     ids=["odd-names", "nested", "strings"],
 )
 def test_fields_that_read_back_are_written(hand: Hand, fields: dict[str, object]) -> None:
-    import tomllib
-
     doc = tomllib.loads(phh.dumps(hand, **fields))
     for name, value in fields.items():
         want = list(value) if isinstance(value, tuple) else value
