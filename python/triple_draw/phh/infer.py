@@ -43,11 +43,6 @@ class Cards:
         self.n = n
         self.timing = timing
         self.throw_rng = throw_rng
-        # later attempts: in a third of them every player throws his newest unknown cards,
-        # in the others any
-        self.throw_mode = "oldest"
-        if throw_rng is not None:
-            self.throw_mode = "newest" if throw_rng.random() < 1 / 3 else "any"
         self.deal: list[list[Slot]] = [[] for _ in range(n)]
         self.hold: list[list[Slot]] = [[] for _ in range(n)]
         self.dealt_done = [False] * n
@@ -249,16 +244,9 @@ class Cards:
                 raise Bad(
                     f"p{k + 1} discards an unknown card '??' but every card he holds is known"
                 )
-            # which of his unknown cards he threw: the oldest, or (later attempts) the
-            # newest or any
+            # which of his unknown cards he threw: the oldest, or (later attempts) any
             rng = self.throw_rng
-            if rng is None or self.throw_mode == "oldest":
-                chosen = unknown[:need]
-            elif self.throw_mode == "newest":
-                chosen = unknown[len(unknown) - need :]
-            else:
-                chosen = rng.sample(unknown, need)
-            for s in chosen:
+            for s in unknown[:need] if rng is None else rng.sample(unknown, need):
                 hold.remove(s)
                 thrown.append(s)
         self.discards[a.i] = thrown
