@@ -425,7 +425,7 @@ def _play_chunk(
                     ))  # fmt: skip
                 act = decide(obs)
             else:
-                act = acts[a](hand.view(a))  # type: ignore[misc]
+                act = acts[a](hand.view(a))
             if type(act) is not Action:
                 act = _as_action(act)
             k = act.kind
