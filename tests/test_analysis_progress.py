@@ -42,7 +42,8 @@ def test_a_short_run_shows_nothing(capsys: pytest.CaptureFixture[str]) -> None:
 def test_progress_gives_the_plain_results() -> None:
     kw = dict(draws_left=2, target="8", seed=5, trials=20_000, threads=1)
     assert best_discard("7c5d4h3sKd", progress=True, **kw) == best_discard(  # type: ignore[arg-type]
-        "7c5d4h3sKd", **kw  # type: ignore[arg-type]
+        "7c5d4h3sKd",
+        **kw,  # type: ignore[arg-type]
     )
     a = draw_odds("7c5d4h3sKd", "Kd", draws=2, progress=True)
     b = draw_odds("7c5d4h3sKd", "Kd", draws=2)

@@ -204,10 +204,12 @@ def test_strategies_show_lows_not_raw_ranks(capsys: pytest.CaptureFixture[str]) 
 
     assert low_text(18) == "8" and low_text(52) == "9" and low_text(4) == "7"
     assert low_text(17) == "rank:17"
-    for spec in ["keep:8", "keep:9:8", "keep:9:9-7", "pat", "discard:Kd", "discard:Kd7c:keep:8"]:
+    for spec in ["keep:8", "keep:9:8", "keep:9:9-7", "pat", "discard:Kd", "discard:7cKd:keep:9"]:
         s = parse_strategy(spec)
-        assert parse_strategy(strategy_text(s)) == s
+        assert strategy_text(s) == spec
     assert strategy_text(parse_strategy("standard")) == "keep:8"
+    assert strategy_text(parse_strategy("discard:Kd:pat")) == "discard:Kd:pat"
+    assert strategy_text(parse_strategy("discard::pat")) == "discard::pat"
     code, out, _ = run(
         capsys, "equity", "7c5d4h3sKd", "8c6d5h4s2c", "--draws", "1", "--strategy", "keep:9:8"
     )

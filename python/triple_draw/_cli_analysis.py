@@ -128,7 +128,7 @@ _RANKS = "23456789TJQKA"
 def strategy_text(s: Any) -> str:
     """A strategy in the ``--strategy`` syntax, lows as players write them: ``keep:8``
     (the standard rule: keep eights, stand pat on any 8-low), ``keep:9:8``, ``pat``,
-    ``discard:Kd`` (then stand pat), ``discard:Kd:keep:8``."""
+    ``discard:Kd`` (then the standard rule), ``discard:Kd:pat``, ``discard:Kd:keep:9``."""
     from triple_draw.analysis import Strategy
 
     def plan(p: Any) -> str:
@@ -143,7 +143,8 @@ def strategy_text(s: Any) -> str:
     from triple_draw.game.cards import cards_text
 
     cards = "".join(cards_text(list(s.first_discard)))
-    return f"discard:{cards}" + ("" if s.plan == "stand_pat" else f":{plan(s)}")
+    then = plan(s)
+    return f"discard:{cards}" if then == "keep:8" else f"discard:{cards}:{then}"
 
 
 def _strategy_text(s: Any) -> str:
