@@ -18,9 +18,19 @@ import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from triple_draw.errors import ArgumentError, ArgumentTypeError, MissingExtraError
+from triple_draw.errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    MissingExtraError,
+    TripleDrawError,
+)
 
 __all__ = ["RayExecutor", "MAX_WORKERS", "run_ordered", "resolve_executor"]
+
+
+class ExecutorShutdownError(TripleDrawError, RuntimeError):
+    """Work submitted to an executor that was shut down (a ``RuntimeError``, as
+    ``concurrent.futures`` raises)."""
 
 
 class RayExecutor(cf.Executor):
@@ -62,7 +72,7 @@ class RayExecutor(cf.Executor):
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
         if self._shutdown:
-            raise ArgumentError("cannot submit to a RayExecutor after shutdown")
+            raise ExecutorShutdownError("cannot submit to a RayExecutor after shutdown")
         ray = self._ensure_ray()
         if self._task is None:
             # one remote wrapper for every callable (builtins and callable objects too)
