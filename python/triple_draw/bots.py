@@ -242,12 +242,25 @@ _FOLD = make_action("fold")
 _CHECK = make_action("check")
 
 
+#: Betting actions by (kind, amount), shared (actions are immutable); bounded.
+_ACTIONS: dict[tuple[str, int | None], Action] = {}
+
+
+def _action(kind: str, amount: int | None) -> Action:
+    a = _ACTIONS.get((kind, amount))
+    if a is None:
+        a = make_action(kind, amount)
+        if len(_ACTIONS) < 4096:
+            _ACTIONS[kind, amount] = a
+    return a
+
+
 def _call(obs: Observation) -> Action:
-    return make_action("call", obs.bets[obs.seat] + obs.to_call)
+    return _action("call", obs.bets[obs.seat] + obs.to_call)
 
 
 def _bet_or_raise(obs: Observation) -> Action:
-    return make_action("bet" if obs.bet_level == 0 else "raise", obs.raise_to)
+    return _action("bet" if obs.bet_level == 0 else "raise", obs.raise_to)
 
 
 def _discard_action(cards: Any) -> Action:
