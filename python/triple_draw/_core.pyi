@@ -17,6 +17,8 @@ __all__ = [
     "analysis_draw_odds",
     "analysis_equity",
     "analysis_worst_low",
+    "bots_heuristic",
+    "bots_standard_discard",
     "card_ids",
     "evaluate",
     "evaluate_batch",
