@@ -417,3 +417,23 @@ def test_reference_discard_rule_equals_the_kernel_on_many_hands() -> None:
 def test_worst_low_is_the_core_threshold(top: int) -> None:
     assert worst_low(top) == _WORST_LOW[top]
     assert HandRank(worst_low(top)).category == "no pair"
+
+
+class _HeuristicViaDecide(HeuristicBot):
+    """The same bot; as a subclass it is played through decide() and Hand.apply."""
+
+
+@pytest.mark.parametrize("mode", ["independent", "table"])
+@pytest.mark.parametrize("rules", PRESETS, ids=["live", "online", "wsop", "pokerkit", "opts"])
+def test_simulate_applies_the_heuristic_codes_as_decide_would(rules: Rules, mode: str) -> None:
+    """simulate applies HeuristicBot.choose's codes straight to the engine; the results
+    equal those of the same bots played through decide() and Hand.apply."""
+    n = min(6, rules.max_players)
+    kw: dict[str, Any] = dict(hands=150, seed=21, chunk_size=50, rules=rules, stack=30, mode=mode)
+    params: dict[str, Any] = dict(keep_max="9", bluff=0.5, aggression=1.4)
+    fast = simulate([HeuristicBot(**params) for _ in range(n)], **kw)
+    slow = simulate([_HeuristicViaDecide(**params) for _ in range(n)], **kw)
+    assert [s.to_dict() | {"bot": ""} for s in fast.seats] == [
+        s.to_dict() | {"bot": ""} for s in slow.seats
+    ]
+    assert fast.showdowns == slow.showdowns and fast.pot_total == slow.pot_total

@@ -495,20 +495,29 @@ class HeuristicBot(Bot):
         )
         return tuple(bots_heuristic(self._params, obs, 0.0)[1])
 
-    def decide(self, obs: Observation) -> Action:
+    def choose(self, obs: Observation) -> tuple[int, tuple[int, ...]]:
+        """The decision as ``(code, cards)``: code 0 fold, 1 check, 2 call, 3 bet or raise,
+        5 discard ``cards`` (sorted ids) - what :meth:`decide` turns into an action, and
+        what :func:`triple_draw.simulate` applies to the engine directly."""
         if obs.phase == "draw":
-            return make_action("discard", None, bots_heuristic(self._params, obs, 0.0)[1])
+            return bots_heuristic(self._params, obs, 0.0)
         rng = self.rng
-        code = bots_heuristic(self._params, obs, rng.random())[0]
+        code, cards = bots_heuristic(self._params, obs, rng.random())
+        if code == 4:  # a bluff, if the bot's own roll says so
+            code = 3 if rng.random() < self.bluff else 1
+        return code, cards
+
+    def decide(self, obs: Observation) -> Action:
+        code, cards = self.choose(obs)
         if code == 0:
             return _FOLD
         if code == 1:
             return _CHECK
         if code == 2:
             return _call(obs)
-        if code == 4 and not rng.random() < self.bluff:
-            return _CHECK
-        return _bet_or_raise(obs)
+        if code == 3:
+            return _bet_or_raise(obs)
+        return make_action("discard", None, cards)
 
 
 #: Bot names understood by :func:`make_bot` and the command line.

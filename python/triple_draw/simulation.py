@@ -363,6 +363,7 @@ def _play_chunk(
     decides = [decide_method(b) for b in bots]
     acts = [None if d is not None else b.act for b, d in zip(bots, decides, strict=True)]
     trusted = [type(b) in _BUNDLED and d is not None for b, d in zip(bots, decides, strict=True)]
+    chooses = [b.choose if type(b) is HeuristicBot else None for b in bots]
     net, sq, won, sd, sdw, cats, rebuys = _zero_tallies(n)
     showdowns = 0
     pot_total = 0
@@ -396,7 +397,9 @@ def _play_chunk(
         folded = tuple(folded_l)
         draws_l = list(no_draws)
         draws = no_draws
-        round_street = -1
+        stage_draw: bool | None = None
+        stage_street = -1
+        chips: tuple[tuple[int, ...], tuple[int, ...], int] | None = None
         round_bets = 0
         voluntary = False
         while True:
@@ -405,24 +408,57 @@ def _play_chunk(
                 break
             in_draw = hand.in_draw
             street = hand.street
-            if not in_draw and street != round_street:
-                round_street = street
-                round_bets = 0
-                voluntary = False
+            if in_draw != stage_draw or street != stage_street:
+                # a new betting round or draw: chips may have moved (uncalled chips
+                # returned) and the round's bets start again
+                stage_draw = in_draw
+                stage_street = street
+                chips = None
+                if not in_draw:
+                    round_bets = 0
+                    voluntary = False
             decide = decides[a]
             if decide is not None:
+                if chips is None:
+                    # (stacks, bets, pot): they change only when chips move (a call, bet or
+                    # raise) or a new round starts
+                    chips = (hand.stacks, zeros if in_draw else hand.bets, hand.pot)
                 # Observation(...) without the named tuple's Python-level __new__
                 if in_draw:
                     obs = new_tuple(obs_type, (
                         a, hole_ids(a), "draw", street, n, button, sb, bb, folded,
-                        hand.stacks, zeros, draws, hand.pot, 0, None, 0, 0, False,
+                        chips[0], zeros, draws, chips[2], 0, None, 0, 0, False,
                     ))  # fmt: skip
                 else:
                     obs = new_tuple(obs_type, (
                         a, hole_ids(a), "bet", street, n, button, sb, bb, folded,
-                        hand.stacks, hand.bets, draws, hand.pot, hand.to_call,
+                        chips[0], chips[1], draws, chips[2], hand.to_call,
                         hand.bet_or_raise_amount(), hand.bet_level, round_bets, voluntary,
                     ))  # fmt: skip
+                choose = chooses[a]
+                if choose is not None:
+                    # the heuristic bot's decision as a code, applied straight to the
+                    # engine (HeuristicBot.decide makes the same code an Action)
+                    code, cards = choose(obs)
+                    if code == 5:
+                        hand.discard(cards)
+                        draws_l[a] = draws_l[a] + (len(cards),)
+                        draws = tuple(draws_l)
+                    elif code == 0:
+                        hand.fold()
+                        folded_l[a] = True
+                        folded = tuple(folded_l)
+                    elif code == 3:
+                        hand.bet_or_raise()
+                        round_bets += 1
+                        voluntary = True
+                        chips = None
+                    else:
+                        hand.check_or_call()
+                        if code == 2:
+                            voluntary = True
+                            chips = None
+                    continue
                 act = decide(obs)
             else:
                 act = acts[a](hand.view(a))
@@ -454,9 +490,11 @@ def _play_chunk(
                 folded = tuple(folded_l)
             elif k == "call":
                 voluntary = True
+                chips = None
             elif k != "check":
                 round_bets += 1
                 voluntary = True
+                chips = None
         res = hand.result
         assert res is not None
         for s, x in enumerate(res.net):
