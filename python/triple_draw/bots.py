@@ -1,15 +1,19 @@
 """Bots: plain objects that choose an action from what one seat may see.
 
-A bot is any object with one decision method::
+A bot is any object with one decision method, asked only when its seat is the actor::
 
-    def act(self, view: dict) -> Action
+    def act(self, view: dict) -> Action          # or
+    def decide(self, obs: Observation) -> Action
 
 ``view`` is ``hand.view(seat)`` (JSON-ready: the seat's ``hole_cards`` as text, the
-public ``players`` table, ``phase``, ``street``, ``pot``, ``legal_actions``, ...), asked
-only when the seat is the actor. The method returns a :class:`~triple_draw.game.Action`
-(a dict such as ``{"kind": "call"}`` or a bare kind string like ``"check"`` is accepted
-too by :func:`triple_draw.simulate`). Bots never see the :class:`~triple_draw.game.Hand`,
-so a bot cannot cheat, and a bot written for the view works with every engine path.
+public ``players`` table, ``phase``, ``street``, ``pot``, ``legal_actions``, ...);
+``obs`` an :class:`Observation`, the same information as a compact named tuple that
+:func:`triple_draw.simulate` builds much more cheaply. The method returns a
+:class:`~triple_draw.game.Action` (a dict such as ``{"kind": "call"}`` or a bare kind
+string like ``"check"`` is accepted too). Bots never see the
+:class:`~triple_draw.game.Hand`, so a bot cannot cheat. The bundled bots implement
+``decide``; :class:`Bot`'s ``act`` turns a view into an observation for it. The heuristic
+bot's decisions are computed in the compiled core (``rust/bots.rs``).
 
 Bots that use randomness own a ``random.Random`` and expose ``reseed(seed)``;
 :func:`triple_draw.simulate` re-seeds every seat's bot at the start of each chunk, so the
@@ -50,6 +54,7 @@ __all__ = [
     "CallingStationBot",
     "BOTS",
     "Observation",
+    "decide_method",
     "make_bot",
     "parse_bot_specs",
     "as_action",

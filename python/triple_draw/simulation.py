@@ -51,7 +51,15 @@ from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_PLAYERS, Rules
 from triple_draw.game.table import Table
 
-__all__ = ["simulate", "SimulationResult", "SeatResult", "RayExecutor", "chunk_seed", "CATEGORIES"]
+__all__ = [
+    "simulate",
+    "SimulationResult",
+    "SeatResult",
+    "RayExecutor",
+    "chunk_seed",
+    "CATEGORIES",
+    "MAX_HANDS",
+]
 
 
 def _category_last_ranks() -> list[int]:
@@ -553,7 +561,8 @@ def simulate(
 ) -> SimulationResult:
     """Play ``hands`` complete hands between ``bots`` and tally what every seat won.
 
-    - ``bots``: one bot per seat (objects with ``act(view)``, or names for
+    - ``bots``: one bot per seat (objects with ``act(view)`` or ``decide(obs)`` - those get
+      a :class:`~triple_draw.bots.Observation`, much cheaper than a view - or names for
       :func:`triple_draw.bots.make_bot` such as ``"heuristic"``/``"random"``); a single bot
       is repeated for every seat; ``None``: heuristic bots. Each chunk plays with deep
       copies, re-seeded through ``bot.reseed(seed)`` when the bot has that method.
@@ -575,6 +584,11 @@ def simulate(
       ``"ray"`` (created for the run with ``workers`` workers and shut down after).
     - ``progress``: ``True`` shows a tqdm bar on stderr; a callable is called as
       ``progress(hands_done, hands)`` after each chunk.
+
+    ``hands`` is at most :data:`MAX_HANDS`; the chunks are generated lazily, a few per
+    worker in flight, and added up as they finish, so memory does not grow with
+    ``hands``. A pool created here never gets more workers than there are chunks. Ctrl-C
+    (``KeyboardInterrupt``) cancels the chunks not started yet and propagates.
     """
     if type(hands) is not int or not 1 <= hands <= MAX_HANDS:
         raise ArgumentError(f"hands must be an int 1..{MAX_HANDS:.0e}, got {hands!r}")
