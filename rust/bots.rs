@@ -209,7 +209,7 @@ impl Heuristic {
         let fair = 1.0 / f64::from(n + 1);
         let agg = self.aggression;
         if b.to_call > 0 {
-            let odds = b.to_call as f64 / (b.pot + b.to_call) as f64;
+            let odds = b.to_call as f64 / b.pot.saturating_add(b.to_call) as f64;
             if b.can_raise {
                 if s.street == 0 && !b.voluntary && b.seats_behind <= 2 {
                     // first in from late position: raise or fold, do not limp
