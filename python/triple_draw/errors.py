@@ -20,6 +20,8 @@ __all__ = [
     "SchemaError",
     "AnalysisError",
     "ArgumentError",
+    "ArgumentTypeError",
+    "MissingExtraError",
 ]
 
 
@@ -66,3 +68,13 @@ class AnalysisError(TripleDrawError, ValueError):
 class ArgumentError(TripleDrawError, ValueError):
     """A bad argument value when setting something up: a hand's stacks or button, a table
     seat, an action's fields, a simulation's size or seed."""
+
+
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong type when setting something up (a bot that is not a bot,
+    an executor that is not an executor, rules that are not a :class:`Rules`)."""
+
+
+class MissingExtraError(TripleDrawError, ImportError):
+    """A feature needs an optional extra that is not installed (the message names the
+    ``pip install 'triple_draw[...]'`` to run)."""
