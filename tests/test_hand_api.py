@@ -237,7 +237,6 @@ def _reference_view(h: Hand, seat: int) -> dict:
     """The view built from scratch, the straightforward way (no cache): what
     ``Hand.view`` returned before it was made incremental."""
     from triple_draw.game.cards import CARD_TEXT
-    from triple_draw.game.events import expand_log
 
     n = h.n_players
     betting = h.phase == "bet"
@@ -259,9 +258,10 @@ def _reference_view(h: Hand, seat: int) -> dict:
         for j in range(n)
     ]
     history = []
-    for kind, who, amount, cards in expand_log(h._log, h._deal_order()):
+    for event in h.history:
+        kind, who, amount, cards = event.kind, event.seat, event.amount, event.cards
         e: dict = {"kind": kind}
-        if who is not None and who >= 0:
+        if who is not None:
             e["seat"] = who
         if amount is not None:
             e["amount"] = amount
@@ -269,7 +269,7 @@ def _reference_view(h: Hand, seat: int) -> dict:
             if kind in ("deal", "discard", "draw"):
                 e["count"] = len(cards)
             else:
-                e["cards"] = [CARD_TEXT[c] for c in cards]
+                e["cards"] = list(cards)
         history.append(e)
     res = h.result
     return {

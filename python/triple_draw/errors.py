@@ -20,6 +20,7 @@ __all__ = [
     "SchemaError",
     "AnalysisError",
     "ArgumentError",
+    "ArgumentTypeError",
 ]
 
 
@@ -66,3 +67,9 @@ class AnalysisError(TripleDrawError, ValueError):
 class ArgumentError(TripleDrawError, ValueError):
     """A bad argument value when setting something up: a hand's stacks or button, a table
     seat, an action's fields, a simulation's size or seed."""
+
+
+class ArgumentTypeError(TripleDrawError, TypeError):
+    """An argument of the wrong type when setting something up (rules that are not a
+    :class:`~triple_draw.Rules`, a deck that is not a deck, a core without the core
+    interface)."""

@@ -1,8 +1,9 @@
 """The rules of a game: stakes and every option the rules allow, frozen and validated.
 
 A :class:`Rules` value is immutable, hashable, picklable and its ``repr`` round-trips. The
-engine reads a private tuple of precomputed constants from it (``_c``), built once here so
-that starting a hand costs no per-hand validation or arithmetic.
+engine reads the options it needs in the hot path from :attr:`Rules.compiled`, a
+:class:`CompiledRules` built once here, so that starting a hand costs no per-hand
+validation or string comparison.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from typing import Any
 
 from triple_draw.errors import RulesError
 
-__all__ = ["Rules", "SHORT_ALL_IN", "DRAW_PROCEDURES", "RESHUFFLES", "UNCAPPED"]
+__all__ = [
+    "Rules",
+    "CompiledRules",
+    "SHORT_ALL_IN",
+    "DRAW_PROCEDURES",
+    "RESHUFFLES",
+    "UNCAPPED",
+]
 
 SHORT_ALL_IN = ("half-bet", "full-raise")
 DRAW_PROCEDURES = ("declare-then-deal", "immediate")
@@ -34,6 +42,30 @@ _INT_FIELDS = (
     "max_players",
 )
 _BOOL_FIELDS = ("big_blind_is_bet", "heads_up_uncapped", "muck_beaten_hands")
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRules:
+    """The options of a :class:`Rules` as the engine reads them (derived, never given)."""
+
+    #: the betting unit of rounds 1..4 (small, small, big, big)
+    units: tuple[int, int, int, int]
+    #: full bets and raises allowed per round (``raise_cap + 1``)
+    max_full_bets: int
+    #: an all-in raise of at least half a unit counts as a full raise ("half-bet")
+    half_bet_reopens: bool
+    #: replacements are dealt right after each declaration ("immediate" draws)
+    immediate_draw: bool
+    #: the "pokerstars" reshuffle (else "served-discards")
+    pokerstars: bool
+    #: a player beaten by a hand shown before him mucks at showdown
+    muck_beaten_hands: bool
+    #: no cap in a round that starts with exactly two players
+    heads_up_uncapped: bool
+    #: the big blind is a full bet (it would be one as an opening all-in of that size)
+    big_blind_is_full: bool
+    #: the big blind counts toward the round-1 cap
+    big_blind_is_bet: bool
 
 
 def _check_int(name: str, value: object) -> int:
@@ -89,7 +121,8 @@ class Rules:
     reshuffle: str = "served-discards"
     max_players: int = 6
     muck_beaten_hands: bool = False
-    _c: tuple[Any, ...] = field(init=False, repr=False, compare=False, hash=False)
+    #: the options as the engine reads them (derived from the fields above)
+    compiled: CompiledRules = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         for name in _INT_FIELDS:
@@ -137,18 +170,18 @@ class Rules:
         bb_full = (
             (2 * self.big_blind >= self.small_bet) if half else (self.big_blind >= self.small_bet)
         )
-        consts = (
-            (self.small_bet, self.small_bet, self.big_bet, self.big_bet),  # 0 units
-            self.raise_cap + 1,  # 1 full bets + raises allowed per round
-            half,  # 2
-            self.draw_procedure == "immediate",  # 3
-            self.reshuffle == "pokerstars",  # 4
-            self.muck_beaten_hands,  # 5
-            self.heads_up_uncapped,  # 6
-            bb_full,  # 7
-            self.big_blind_is_bet,  # 8
+        compiled = CompiledRules(
+            units=(self.small_bet, self.small_bet, self.big_bet, self.big_bet),
+            max_full_bets=self.raise_cap + 1,
+            half_bet_reopens=half,
+            immediate_draw=self.draw_procedure == "immediate",
+            pokerstars=self.reshuffle == "pokerstars",
+            muck_beaten_hands=self.muck_beaten_hands,
+            heads_up_uncapped=self.heads_up_uncapped,
+            big_blind_is_full=bb_full,
+            big_blind_is_bet=self.big_blind_is_bet,
         )
-        object.__setattr__(self, "_c", consts)
+        object.__setattr__(self, "compiled", compiled)
 
     # -- presets -----------------------------------------------------------------------
 
