@@ -97,9 +97,9 @@ def serve(st: HandState, s: int, ids: tuple[int, ...]) -> None:
     pool."""
     k = len(ids)
     if k:
-        # from the top of the stub unless a replay withholds cards (or the stub may hold
-        # discards: an earlier reshuffle, under "pokerstars")
-        if k <= st._stub_n and st._withheld is None:
+        # from the top of the stub unless a replay withholds cards or, under
+        # "pokerstars", the stub may hold his discards (after a reshuffle)
+        if k <= st._stub_n and st._withheld is None and not (st._reshuffled and st._rc.pokerstars):
             new = st._deck.deal_ids(k)
             st._stub_n -= k
             st._hands[s].extend(new)
@@ -114,7 +114,7 @@ def serve_all(st: HandState) -> None:
     covers them all)."""
     declared = st._declared
     need = st._need
-    if need <= st._stub_n and st._withheld is None:
+    if need <= st._stub_n and st._withheld is None and not (st._reshuffled and st._rc.pokerstars):
         if need:
             ids = st._deck.deal_ids(need)
             st._stub_n -= need
@@ -219,20 +219,12 @@ def plan(
         if not k:
             continue
         # the cards he may not be dealt while others remain (pokerstars: all he threw)
-        mine = excluded = _NOBODY
-        if pokerstars and k > p.stub_len() + len(p.held):
-            # the stub cannot cover him: it and the cards out of play except his own
-            # discards form a new one (all of them if that is still too few)
-            theirs = frozenset((*discards_of(st, j), *t))
-            pool = [c for c in p.out if c not in theirs]
-            if len(pool) + p.stub_len() + len(p.held) < k:
-                pool = p.out
-                p.out = []
-            else:
-                p.out = [c for c in p.out if c in theirs]
-                excluded = frozenset(p.out)
-            p.reshuffle(pool)
-            p.log.append((RESHUFFLE, j, p.stub_len() + len(p.held), None))
+        mine = _NOBODY
+        if pokerstars:
+            mine = frozenset((*discards_of(st, j), *t))
+            if k > p.stub_len() + len(p.held):
+                # the stub cannot cover him: it and every card out of play form a new one
+                _gather(p, j)
         new: list[int] = []
         if given is None and not mine and (q != last or probe < 0):
             # the random deal, nobody passed over: the top cards, in bulk
@@ -250,6 +242,10 @@ def plan(
         for i in range(k):
             if not p.held and not p.stub_len():
                 _reshuffle_empty(p, j)
+            if mine and p.out and not _count_not_in(p.stub, mine) + _count_not_in(p.held, mine):
+                # pokerstars: what is left of the stub is his own discards, passed over
+                # for him; the cards out of play are gathered into it
+                _gather(p, j)
             if q == last and i == probe:
                 cards = [c for c in (*p.stub, *p.held) if c not in mine]
                 p.probe = sorted(cards or (*p.stub, *p.held))
@@ -273,12 +269,6 @@ def plan(
                 p.stub.remove(cid)
             elif cid in p.held:
                 p.held.remove(cid)
-            elif cid in excluded:
-                raise IllegalActionError(
-                    f"seat {j} cannot receive {CARD_TEXT[cid]}: he discarded it earlier in "
-                    'this hand (the "pokerstars" reshuffle never gives a player his own '
-                    "discards back)"
-                )
             else:
                 raise IllegalActionError(_why_not(st, p, seq, q, cid, actor, keep))
             new.append(cid)
@@ -296,6 +286,15 @@ def _reshuffle_empty(p: Deal, j: int) -> None:
     p.log.append((RESHUFFLE, j, len(pool), None))
     if not p.stub_len():  # pragma: no cover - impossible up to 9 players
         raise RuntimeError("the deck cannot complete the draw")
+
+
+def _gather(p: Deal, j: int) -> None:
+    """Pokerstars, serving seat ``j``: the rest of the stub and every card out of play are
+    shuffled into a new stub."""
+    pool = p.out
+    p.out = []
+    p.reshuffle(pool)
+    p.log.append((RESHUFFLE, j, p.stub_len() + len(p.held), None))
 
 
 def _count_not_in(cards: list[int], mine: frozenset[int]) -> int:
