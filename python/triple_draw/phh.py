@@ -891,6 +891,8 @@ class _Cards:
         reshuffle between)."""
         if prev is None:
             return 2 if s.epoch == 0 else 1
+        if self.timing.pokerstars and _threw_before(history, s):
+            return 0  # "pokerstars" never deals a player a card he threw
         e = self._entry(prev, history)
         if e is None or e > s.epoch:
             return 0
@@ -903,7 +905,7 @@ class _Cards:
         """The reshuffle (1..) whose pool a card let go from ``prev`` goes into."""
         timing = self.timing
         for e in range(prev.epoch + 1, len(timing.reshuffles) + 1):
-            if timing.into_pool(prev, e) and not timing.kept_out(history, e):
+            if timing.into_pool(prev, e):
                 return e
         return None
 
@@ -1049,17 +1051,24 @@ class _Cards:
                     (card_of.get(id(t)) if t.card is None else t.card) for t in hold if t is not s
                 ]
                 ranks = [c // 4 for c in others if c is not None]
-                c = max(neutral, key=lambda c: (ranks.count(c // 4), c // 4))
+                allowed = [c for c in neutral if not self._threw(c, s)] or neutral
+                c = max(allowed, key=lambda c: (ranks.count(c // 4), c // 4))
                 neutral.remove(c)
                 card_of[id(s)] = c
                 free.remove(s)
         for s in free:
-            card_of[id(s)] = neutral.pop(0)
+            c = next((c for c in neutral if not self._threw(c, s)), neutral[0])
+            neutral.remove(c)
+            card_of[id(s)] = c
         for s in slots:
             c = card_of[id(s)]
             s.card = c
             s.chosen = True
             self.busy[c].append(s)
+
+    def _threw(self, c: int, s: _Slot) -> bool:
+        """Whether "pokerstars" forbids card ``c`` in slot ``s``: its player threw it."""
+        return self.timing.pokerstars and _threw_before(self.busy[c], s)
 
     def _blocks(self, s: _Slot, c: int) -> bool:
         """Whether having thrown ``c`` from ``s`` keeps it out of a later "pokerstars"
@@ -1159,6 +1168,12 @@ def _load_one(
     raise HistoryError(str(first)) from None
 
 
+def _threw_before(history: list[_Slot], s: _Slot) -> bool:
+    """Whether the player of slot ``s`` let its card go before ``s`` was dealt
+    (``history``: the card's holdings)."""
+    return any(t is not s and t.player == s.player and t.end <= s.start for t in history)
+
+
 class _Timing:
     """When the stub runs out in a history (see :func:`_find_reshuffles`)."""
 
@@ -1181,17 +1196,11 @@ class _Timing:
             return False
         time, player = self.reshuffles[e - 1]
         # let go before the declaration of the player served (so also before the
-        # declarations after him, still on the table); never his own discards under
-        # "pokerstars"
-        return s.end <= time and not (self.pokerstars and s.player == player)
-
-    def kept_out(self, history: list[_Slot], e: int) -> bool:
-        """Whether "pokerstars" keeps the card out of reshuffle ``e`` because the player
-        served threw it before (``history``: its holdings)."""
-        if not self.pokerstars or not 1 <= e <= len(self.reshuffles):
-            return False
-        time, player = self.reshuffles[e - 1]
-        return any(t.player == player and t.end <= time for t in history)
+        # declarations after him, still on the table); "pokerstars" gathers every card
+        # out of play, the served player's earlier discards included (he is never dealt
+        # them: they are passed over for him, see _threw_before)
+        del player
+        return s.end <= time
 
 
 def _find_reshuffles(
