@@ -11,6 +11,7 @@ import pytest
 
 from triple_draw import ArgumentError, IllegalActionError, SchemaError, Table, TripleDrawError
 from triple_draw.game import Action, Bet, Call, Check, Discard, Fold, Hand, Raise, Rules
+from conftest import to_draw
 
 R = Rules()
 
@@ -20,11 +21,6 @@ def unchanged(h: Hand, fn, match: str) -> None:
     with pytest.raises(IllegalActionError, match=match):
         fn()
     assert h.to_dict() == before
-
-
-def to_draw(h: Hand) -> None:
-    while not h.in_draw:
-        h.check_or_call()
 
 
 # -- illegal actions ------------------------------------------------------------------------
@@ -476,7 +472,7 @@ def test_history_records_every_action_and_deal_immutably():
     assert [e.to_dict() for e in hist] == h.to_dict()["history"]
 
 
-# -- card text at the edges (README: *Cards*) -------------------------------------------------
+# -- card text at the edges (docs/cards.md) ----------------------------------------------------
 
 
 def test_card_text_parsed_leniently_hidden_cards_allowed_where_unknown():

@@ -1,5 +1,5 @@
-"""Scenario tests of the draws and of running out of cards (README: *Draws*, *Running out
-of cards*), including the README's reshuffle example (A, B and C draw 3, 2 and 1 with 4
+"""Scenario tests of the draws and of running out of cards (docs/rules.md: *Draws*, *Running out
+of cards*), including the reshuffle example of docs/rules.md (A, B and C draw 3, 2 and 1 with 4
 cards left in the stub) card for card with a stacked deck, under both reshuffle rules
 and both draw procedures."""
 
@@ -11,18 +11,9 @@ import pytest
 
 from triple_draw import Deck, IllegalActionError
 from triple_draw.game import Hand, Rules
+from conftest import partition_ok, to_draw
 
 R = Rules()
-
-
-def partition_ok(h: Hand) -> bool:
-    p = h._card_partition()
-    return sorted(p["hands"] + p["stub"] + p["out_of_play"]) == list(range(52))
-
-
-def to_draw(h: Hand) -> None:
-    while not h.in_draw:
-        h.check_or_call()
 
 
 # -- draws: order and procedure --------------------------------------------------------------
@@ -136,7 +127,7 @@ def test_number_drawn_is_public_cards_private():
 # -- running out of cards: the reshuffle example (draws of 3, 2, 1 from a stub of 4) -------
 
 
-def example_8_7(rules: Rules, seed: int = 99):
+def reshuffle_example(rules: Rules, seed: int = 99):
     """Eight seats (option: up to 8): A=0 SB, B=1 BB, C=2; seats 3-7 fold before the draw.
     Draw 1: A, B, C throw 3, 3, 2, leaving 4 cards in the stub. Draw 2: A, B, C throw
     3, 2, 1. Returns the hand before draw 2 and the stacked order."""
@@ -158,8 +149,8 @@ def example_8_7(rules: Rules, seed: int = 99):
 
 
 @pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
-def test_reshuffle_default_rule_worked_example_8_7_card_for_card(procedure):
-    h, order = example_8_7(Rules(draw_procedure=procedure))
+def test_reshuffle_default_rule_worked_reshuffle_example_card_for_card(procedure):
+    h, order = reshuffle_example(Rules(draw_procedure=procedure))
     folded = [c for s in range(3, 8) for c in h.hole_ids(s)]
     earlier = list(h.discards(0) + h.discards(1) + h.discards(2))
     a_throw, b_throw, c_throw = h.hole_ids(0)[:3], h.hole_ids(1)[:2], h.hole_ids(2)[:1]
@@ -186,7 +177,7 @@ def test_reshuffle_pokerstars_option_same_situation_card_for_card(procedure):
     """docs/rules.md, *Running out of cards*, "pokerstars": the rest of the stub and every
     card out of play form the new stub; B's own discards in it are passed over for him
     and stay there, in order, for C."""
-    h, order = example_8_7(Rules(reshuffle="pokerstars", draw_procedure=procedure))
+    h, order = reshuffle_example(Rules(reshuffle="pokerstars", draw_procedure=procedure))
     folded = [c for s in range(3, 8) for c in h.hole_ids(s)]
     earlier = list(h.discards(0) + h.discards(1) + h.discards(2))
     earlier_b, earlier_c = h.discards(1), h.discards(2)
@@ -221,7 +212,7 @@ def test_pokerstars_later_player_passes_over_his_discards_in_a_stub_formed_for_a
     in order, for the others."""
     rules = Rules.online()
     for seed in range(300):
-        h, _order = example_8_7(rules, seed=seed)
+        h, _order = reshuffle_example(rules, seed=seed)
         earlier_c = set(h.discards(2))
         h.discard(h.hole_ids(0)[:3])
         h.discard(h.hole_ids(1)[:2])  # B's reshuffle
@@ -243,7 +234,7 @@ def test_pokerstars_served_player_passes_over_his_discards_on_top_of_the_stub(pr
     """docs/rules.md, "pokerstars": after a reshuffle, the stub is stacked (through the
     hand document) with the served player's own earlier discards on top: he gets the
     first cards that are not his, and his own stay on top, in order, for the others."""
-    h, _order = example_8_7(Rules(reshuffle="pokerstars", draw_procedure=procedure))
+    h, _order = reshuffle_example(Rules(reshuffle="pokerstars", draw_procedure=procedure))
     for s, k in ((0, 3), (1, 2), (2, 1)):
         h.discard(h.hole_ids(s)[:k])
     while h.phase == "bet":
@@ -418,12 +409,12 @@ def test_discard_with_given_replacements_from_the_stub():
 
 @pytest.mark.parametrize("reshuffle", ["served-discards", "pokerstars"])
 @pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
-def test_replay_of_worked_example_8_7_with_given_cards(reshuffle, procedure):
+def test_replay_of_worked_reshuffle_example_with_given_cards(reshuffle, procedure):
     """The reshuffle example played by the engine, then replayed with its recorded cards given: the
     reshuffle happens at the same point (B's service) from the same pool, so the hand
     ends in exactly the same state - deck stub and stream position included."""
     rules = Rules(draw_procedure=procedure, reshuffle=reshuffle)
-    h, order = example_8_7(rules)
+    h, order = reshuffle_example(rules)
     for s, k in ((0, 3), (1, 2), (2, 1)):
         h.discard(h.hole_ids(s)[:k])
     shuffles = [(e.seat, e.amount) for e in h.history if e.kind == "reshuffle"]
@@ -438,7 +429,7 @@ def test_given_card_from_the_reshuffle_pool_served_discards(procedure):
     """The default rule: B gets the last stub card, then a card of the new stub - which
     may be one A threw in this same draw (A was served before him); C cannot get B's
     discard (not in the pool) nor his own."""
-    h, order = example_8_7(Rules(draw_procedure=procedure))
+    h, order = reshuffle_example(Rules(draw_procedure=procedure))
     a_throw, b_throw, c_throw = h.hole_ids(0)[:3], h.hole_ids(1)[:2], h.hole_ids(2)[:1]
     h.discard(a_throw)
     h.discard(b_throw, receive=[order[51], a_throw[0]])
@@ -459,7 +450,7 @@ def test_given_card_from_the_reshuffle_pool_pokerstars(procedure):
     """ "pokerstars": B cannot be covered by the one stub card, so the rest of the stub
     and everything out of play are shuffled before he is served: A's discards of this
     draw may come to him, his own discard of the first draw (in the new stub) may not."""
-    h, order = example_8_7(Rules(reshuffle="pokerstars", draw_procedure=procedure))
+    h, order = reshuffle_example(Rules(reshuffle="pokerstars", draw_procedure=procedure))
     earlier_b = h.discards(1)
     a_throw, b_throw = h.hole_ids(0)[:3], h.hole_ids(1)[:2]
     h.discard(a_throw)

@@ -1,5 +1,5 @@
 """One hand of Triple Draw as a state machine: forced bets, deal, four betting rounds,
-three draws, showdown and payout (README: *The rules triple_draw implements*).
+three draws, showdown and payout (docs/rules.md).
 
 The state is kept as plain lists indexed by seat (stacks, round bets, totals, cards as
 int ids) so that the hot path - ``check_or_call``, ``bet_or_raise``, ``fold``,
@@ -129,6 +129,8 @@ class Hand(HandState):
                 raise ArgumentError(f"stacks: every stack must be an int > 0, got {x!r}")
         if type(button) is not int or not 0 <= button < n:
             raise ArgumentError(f"button must be a seat 0..{n - 1}, got {button!r}")
+        if seed is not None and type(seed) is not int:
+            raise ArgumentTypeError(f"seed must be an int or None, got {seed!r}")
         core = _coremod.resolve_core(core)
         self.rules = rules
         self._rc = rc
@@ -265,6 +267,8 @@ class Hand(HandState):
         given: list[list[int | None]] = [[None] * 5 for _ in range(n)]
         seen: set[int] = set()
         if hole_cards is not None:
+            if isinstance(hole_cards, (str, bytes, dict)) or not hasattr(hole_cards, "__len__"):
+                raise CardError(f"hole_cards: expected a list of {n} entries, got {hole_cards!r}")
             if len(hole_cards) != n:
                 raise CardError(
                     f"hole_cards: expected {n} entries (one per seat), got {len(hole_cards)}"
@@ -452,22 +456,32 @@ class Hand(HandState):
 
     def hole_ids(self, seat: int) -> tuple[int, ...]:
         """The seat's current cards as ids (for a folded seat, the cards he folded)."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise self._bad_seat(seat)
         return tuple(self._hands[seat])
 
     def hole_cards(self, seat: int) -> tuple[Any, ...]:
         """The seat's current cards as ``Card`` objects (engine-level, not a player view)."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise self._bad_seat(seat)
         card = self._core.Card
         return tuple(card(c) for c in self._hands[seat])
 
     def hole_text(self, seat: int) -> tuple[str, ...]:
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise self._bad_seat(seat)
         return tuple(CARD_TEXT[c] for c in self._hands[seat])
 
     def draws(self, seat: int) -> tuple[int, ...]:
         """How many cards the seat drew at each draw so far (public information)."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise self._bad_seat(seat)
         return tuple(len(e[3] or ()) for e in self._log if e[0] == DISCARD and e[1] == seat)
 
     def discards(self, seat: int) -> tuple[int, ...]:
         """Every card id the seat has discarded this hand (engine-level, private)."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise self._bad_seat(seat)
         return drawing.discards_of(self, seat)
 
     @property
@@ -496,8 +510,11 @@ class Hand(HandState):
             if vc.log is not log or vc.pos > len(log) or vc.rules is not self.rules:
                 vc = self._view_cache = ViewCache(self)
         if type(seat) is not int or not 0 <= seat < self._n:
-            raise ArgumentError(f"seat must be 0..{self._n - 1}, got {seat!r}")
+            raise self._bad_seat(seat)
         return build_view(self, vc, seat)
+
+    def _bad_seat(self, seat: object) -> ArgumentError:
+        return ArgumentError(f"seat must be 0..{self._n - 1}, got {seat!r}")
 
     # -- persistence -------------------------------------------------------------------------
 

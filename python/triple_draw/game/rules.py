@@ -76,7 +76,8 @@ def _check_int(name: str, value: object) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """Stakes and options of a Deuce-to-Seven Triple Draw game (README: *Defaults and options*).
+    """Stakes and options of a Deuce-to-Seven Triple Draw game (docs/rules.md: *Defaults and
+    options*).
 
     Chips are integers. Defaults are the rules of live cardroom play:
     3 raises after the bet, the half-bet short all-in rule, declare-then-deal draws and
@@ -97,7 +98,7 @@ class Rules:
             raise: Robert's Rules, WSOP, TDA) or ``"full-raise"`` (only a full unit reopens).
         draw_procedure: ``"declare-then-deal"`` (everyone declares, then the replacements
             are dealt in the same order) or ``"immediate"`` (dealt right after declaring).
-        reshuffle: ``"served-discards"`` (default) or ``"pokerstars"`` (README: *Running
+        reshuffle: ``"served-discards"`` (default) or ``"pokerstars"`` (docs/rules.md: *Running
             out of cards*).
         max_players: the table's player limit, 2..8 (default 6, the usual limit; 7-8 is an option).
         muck_beaten_hands: at showdown a player already beaten by a shown hand mucks.
@@ -229,7 +230,7 @@ class Rules:
         it: four bets and raises per round with the big blind not counted (so four raises
         over the blind before the first draw, a bet and three raises after each draw), and
         only a full raise reopens the betting. The other differences (raise size after a
-        short all-in, odd chips, reshuffles) are listed in the README (PHH section).
+        short all-in, odd chips, reshuffles) are listed in docs/interop.md.
 
         >>> r = Rules.pokerkit()
         >>> r.raise_cap, r.big_blind_is_bet, r.short_all_in

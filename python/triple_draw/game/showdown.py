@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game import events as ev
-from triple_draw.game.phase import OVER
+from triple_draw.game.phase import DONE, OVER
 from triple_draw.game.pots import make_pots, split_pot
 from triple_draw.game.result import HandResult, Pot, ShowdownEntry
 from triple_draw.game.state import HandState, PotRecord
@@ -40,6 +40,8 @@ def finish(st: HandState) -> None:
     st._phase = OVER
     st._in_draw = False
     st._actor = None
+    st._active = [DONE] * n  # nobody bets any more
+    st._n_active = 0
     if st._n_live == 1:
         # everyone else folded: the last player wins everything, no showdown
         w = live.index(True)

@@ -212,6 +212,9 @@ def _build(cls: type[S], d: dict[str, Any], core: Any) -> S:
     if d["phase"] not in PHASES:
         raise SchemaError(f"phase must be one of {PHASES}, got {d['phase']!r}")
     h._phase = PHASES.index(d["phase"])
+    if h._phase == OVER:  # nobody bets any more
+        h._active = [DONE] * n
+        h._n_active = 0
     h._in_draw = h._phase == DRAW
     street = d["street"]
     if type(street) is not int or not 0 <= street <= 3:
