@@ -71,8 +71,10 @@ class ArgumentError(TripleDrawError, ValueError):
 
 
 class ArgumentTypeError(ArgumentError, TypeError):
-    """An argument of the wrong type when setting something up (a bot that is not a bot,
-    an executor that is not an executor, rules that are not a :class:`Rules`)."""
+    """An argument of the wrong type when setting something up (rules that are not a
+    :class:`~triple_draw.Rules`, a deck that is not a deck, a core without the core
+    interface, a bot that is not a bot, an executor that is not an executor). It is an
+    :class:`ArgumentError` too, so one ``except ArgumentError`` catches every bad setup."""
 
 
 class MissingExtraError(TripleDrawError, ImportError):

@@ -23,7 +23,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from triple_draw.errors import ArgumentError, IllegalActionError
+from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
 
@@ -49,10 +49,12 @@ class Table:
         core: Any = None,
     ) -> None:
         if type(rules) is not Rules:
-            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+            raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
         self.rules = rules
         m = rules.max_players
         seats: list[int | None] = [None] * m
+        if not isinstance(stacks, (Sequence, Mapping)) or isinstance(stacks, (str, bytes)):
+            raise ArgumentTypeError(f"stacks must be a list or a dict of stacks, got {stacks!r}")
         items = stacks.items() if isinstance(stacks, Mapping) else enumerate(stacks)
         for seat, stack in items:
             if type(seat) is not int or not 0 <= seat < m:

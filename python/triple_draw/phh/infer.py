@@ -207,6 +207,10 @@ class Cards:
         reshuffle between)."""
         if prev is None:
             return 2 if s.epoch == 0 else 1
+        if self.timing.pokerstars and any(
+            t is not s and t.player == s.player and t.end <= s.start for t in history
+        ):
+            return 0  # "pokerstars" never deals a player a card he threw
         e = self._entry(prev, history)
         if e is None or e > s.epoch:
             return 0
@@ -224,7 +228,7 @@ class Cards:
                 return self._entries[key]
         found = None
         for e in range(prev.epoch + 1, len(timing.reshuffles) + 1):
-            if timing.into_pool(prev, e) and not timing.kept_out(history, e):
+            if timing.into_pool(prev, e):
                 found = e
                 break
         if not timing.pokerstars:

@@ -55,19 +55,12 @@ class Timing:
         """Whether a card let go from slot ``s`` is in the pool of reshuffle ``e`` (1..)."""
         if not 1 <= e <= len(self.reshuffles):
             return False
-        time, player = self.reshuffles[e - 1]
+        time, _player = self.reshuffles[e - 1]
         # let go before the declaration of the player served (so also before the
-        # declarations after him, still on the table); never his own discards under
-        # "pokerstars"
-        return s.end <= time and not (self.pokerstars and s.player == player)
-
-    def kept_out(self, history: list[Slot], e: int) -> bool:
-        """Whether "pokerstars" keeps the card out of reshuffle ``e`` because the player
-        served threw it before (``history``: its holdings)."""
-        if not self.pokerstars or not 1 <= e <= len(self.reshuffles):
-            return False
-        time, player = self.reshuffles[e - 1]
-        return any(t.player == player and t.end <= time for t in history)
+        # declarations after him, still on the table); "pokerstars" gathers every card
+        # out of play, the served player's earlier discards included (he is never dealt
+        # them: they are passed over for him, see Cards._own_throw)
+        return s.end <= time
 
 
 def find_reshuffles(
