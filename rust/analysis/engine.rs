@@ -45,7 +45,7 @@ pub struct RunOptions {
     pub trials: u64,
     /// The 32-byte key of the random stream.
     pub key: [u8; 32],
-    /// Worker threads (`None` = rayon's global pool, every core).
+    /// Worker threads (`None` = every core; at most [`crate::pool::MAX_THREADS`]).
     pub threads: Option<usize>,
     /// `Auto` enumerates when there are at most this many outcomes.
     pub exact_limit: u64,
@@ -414,7 +414,7 @@ impl Model {
                     a.merge(b);
                     Ok(a)
                 })
-        })
+        })?
     }
 
     /// One random playout ranked: every seat's final rank into `ranks`.
