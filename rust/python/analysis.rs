@@ -75,9 +75,9 @@ fn seats_of(hands: &[SeatArg], label: &str) -> PyResult<Vec<Seat>> {
         .collect()
 }
 
-/// The run options every kernel takes, as a dict (see the module documentation).
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
+/// The run options every kernel takes, as a dict (see the module documentation). Its
+/// fields are read one by one (not by `#[derive(FromPyObject)]`, which would turn a
+/// `threads` error into a bare `TypeError`), so each keeps its package error.
 struct RunArgs<'py> {
     method: String,
     trials: Bound<'py, PyAny>,
@@ -98,14 +98,19 @@ impl RunArgs<'_> {
                          and exact_limit",
                     ));
                 }
-                for name in ["method", "trials", "key", "threads", "exact_limit"] {
-                    if !item.cast::<PyDict>()?.contains(name)? {
-                        return Err(PyTypeError::new_err(format!(
-                            "the run options lack {name:?}"
-                        )));
-                    }
-                }
-                item.extract::<RunArgs<'py>>()
+                let d = item.cast::<PyDict>()?;
+                let field = |name: &str| -> PyResult<Bound<'py, PyAny>> {
+                    d.get_item(name)?.ok_or_else(|| {
+                        PyTypeError::new_err(format!("the run options lack {name:?}"))
+                    })
+                };
+                Ok(RunArgs {
+                    method: field("method")?.extract()?,
+                    trials: field("trials")?,
+                    key: field("key")?.extract()?,
+                    threads: field("threads")?.extract()?,
+                    exact_limit: field("exact_limit")?,
+                })
             }
             5 => Ok(RunArgs {
                 method: run.get_item(0)?.extract()?,

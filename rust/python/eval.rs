@@ -192,9 +192,6 @@ pub(crate) fn evaluate_batch<'py>(
         .try_readonly()
         .map_err(|e| batch_type_error(format!("hands cannot be read: {e}")))?;
     let view = ro.as_array();
-    let out = zeros_u16(py, n)?;
-    // SAFETY: `out` was just created here and nothing else can reach it yet.
-    let out_slice = unsafe { out.as_slice_mut() }.map_err(|e| batch_type_error(e.to_string()))?;
     // The rows as one contiguous slice: the array itself when it is C-contiguous and no copy
     // was asked for, else a copy made now, with the GIL held.
     let copied: Option<Vec<u8>> = if copy {
@@ -210,6 +207,10 @@ pub(crate) fn evaluate_batch<'py>(
         Some(v) => Some(v.as_slice()),
         None => view.as_slice(),
     };
+    // Allocated after the copy: numpy may release the GIL while it allocates.
+    let out = zeros_u16(py, n)?;
+    // SAFETY: `out` was just created here and nothing else can reach it yet.
+    let out_slice = unsafe { out.as_slice_mut() }.map_err(|e| batch_type_error(e.to_string()))?;
     let first_bad: Option<usize> = py.detach(|| {
         guarded(|| match flat {
             Some(flat) => rank_rows(flat, out_slice, threads),
