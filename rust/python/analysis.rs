@@ -147,7 +147,11 @@ impl RunArgs<'_> {
             method,
             trials,
             key,
-            threads: Some(self.threads.as_ref().map_or_else(crate::pool::default_threads, |t| t.0)),
+            threads: Some(
+                self.threads
+                    .as_ref()
+                    .map_or_else(crate::pool::default_threads, |t| t.0),
+            ),
             exact_limit,
         })
     }
@@ -185,9 +189,8 @@ fn analysis_draw_odds<'py>(
 ) -> PyResult<DrawOddsOut<'py>> {
     let plan = later.plan()?;
     let opts = RunArgs::of(options)?.options()?;
-    let r = py.detach(|| {
-        guarded(|| analysis::draw_odds(&hand, &discard, draws, plan, &dead, &opts))
-    })??;
+    let r =
+        py.detach(|| guarded(|| analysis::draw_odds(&hand, &discard, draws, plan, &dead, &opts)))??;
     Ok((
         PyArray1::from_vec(py, r.probs),
         r.categories.to_vec(),

@@ -18,9 +18,8 @@ pub(crate) fn exact_int<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'
     }
     // PyNumber_Index returns a plain int holding the value of an int subclass, without
     // calling the subclass's `__index__` (CPython >= 3.10).
-    let v = unsafe {
-        Bound::from_owned_ptr_or_err(obj.py(), pyo3::ffi::PyNumber_Index(obj.as_ptr()))?
-    };
+    let v =
+        unsafe { Bound::from_owned_ptr_or_err(obj.py(), pyo3::ffi::PyNumber_Index(obj.as_ptr()))? };
     Ok(Some(v.cast_into::<PyInt>()?))
 }
 

@@ -1,6 +1,6 @@
 //! `Card`, `parse_cards`, `card_ids`: cards from text, ids or Card objects.
 
-use super::args::exact_int;
+use super::args::{describe, exact_int};
 use super::errors::card_error;
 use crate::cards::{self, card_text, check_distinct, check_id, CardError, DECK_SIZE};
 use pyo3::exceptions::PyTypeError;
@@ -40,8 +40,12 @@ pub(crate) fn card_object(py: Python<'_>, id: u8) -> PyResult<Py<Card>> {
 
 /// The UTF-8 text of a str, or a `CardError` (a str holding a lone surrogate has none).
 fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<std::borrow::Cow<'a, str>> {
-    s.to_cow()
-        .map_err(|_| card_error(format!("invalid card text {}: not valid Unicode (a lone surrogate)", s.to_string_lossy().escape_default())))
+    s.to_cow().map_err(|_| {
+        card_error(format!(
+            "invalid card text {}: not valid Unicode (a lone surrogate)",
+            describe(s.as_any())
+        ))
+    })
 }
 
 /// One card from a Card, an int id or a text token.
@@ -50,7 +54,9 @@ pub(crate) fn card_id_of(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
     if obj.is_exact_instance_of::<PyInt>() {
         return match obj.extract::<i64>() {
             Ok(v) => Ok(check_id(v as i128)?),
-            Err(_) => Err(card_error(format!("invalid card id {obj}: ids run from 0 (2c) to 51 (As)"))),
+            Err(_) => Err(card_error(format!(
+                "invalid card id {obj}: ids run from 0 (2c) to 51 (As)"
+            ))),
         };
     }
     if let Ok(c) = obj.cast_exact::<Card>() {
@@ -63,7 +69,9 @@ pub(crate) fn card_id_of(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
         // int subclasses, read by value.
         return match v.extract::<i64>() {
             Ok(v) => Ok(check_id(v as i128)?),
-            Err(_) => Err(card_error(format!("invalid card id {v}: ids run from 0 (2c) to 51 (As)"))),
+            Err(_) => Err(card_error(format!(
+                "invalid card id {v}: ids run from 0 (2c) to 51 (As)"
+            ))),
         };
     }
     if !obj.is_instance_of::<PyBool>() && obj.hasattr("__index__")? {
@@ -71,7 +79,9 @@ pub(crate) fn card_id_of(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
         let v = obj.call_method0("__index__")?;
         return match v.extract::<i64>() {
             Ok(v) => Ok(check_id(v as i128)?),
-            Err(_) => Err(card_error(format!("invalid card id {obj}: ids run from 0 (2c) to 51 (As)"))),
+            Err(_) => Err(card_error(format!(
+                "invalid card id {obj}: ids run from 0 (2c) to 51 (As)"
+            ))),
         };
     }
     Err(PyTypeError::new_err(format!(

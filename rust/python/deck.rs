@@ -27,7 +27,10 @@ pub(crate) fn key_of_seed(seed: Option<&Bound<'_, PyAny>>) -> PyResult<[u8; 32]>
         return Ok(deck::key_from_u64(small));
     }
     if value.lt(0)? {
-        return Err(deck_error(format!("seed must be >= 0, got {}", describe(&value))));
+        return Err(deck_error(format!(
+            "seed must be >= 0, got {}",
+            describe(&value)
+        )));
     }
     // `value` is an exact int, so `to_bytes` is int's own.
     let bytes = value
@@ -127,7 +130,10 @@ impl Deck {
             .cast::<PyDict>()
             .map_err(|_| deck_error("deck state must be a dict with key, word_pos and stub"))?;
         for k in d.keys() {
-            let name = k.cast::<PyString>().ok().map(|s| s.to_string_lossy().into_owned());
+            let name = k
+                .cast::<PyString>()
+                .ok()
+                .map(|s| s.to_string_lossy().into_owned());
             if !matches!(name.as_deref(), Some("key" | "word_pos" | "stub")) {
                 return Err(deck_error(format!(
                     "deck state has an unknown field {}",
@@ -140,7 +146,8 @@ impl Deck {
                 .ok_or_else(|| deck_error(format!("deck state lacks the field {name:?}")))
         };
         let key_obj = field("key")?;
-        let bad_key = || deck_error("deck state field \"key\" must be a str of 64 hex digits in lowercase");
+        let bad_key =
+            || deck_error("deck state field \"key\" must be a str of 64 hex digits in lowercase");
         let key_s = key_obj.cast::<PyString>().map_err(|_| bad_key())?;
         let key = key_from_hex(&key_s.to_cow().map_err(|_| bad_key())?).map_err(|_| bad_key())?;
         let word_pos_obj = field("word_pos")?;
@@ -164,7 +171,8 @@ impl Deck {
         {
             return Err(bad_stub(format!("{} is not an int", describe(&item))));
         }
-        let stub = ids_of(&stub_obj, Count::AtMost(DECK_SIZE)).map_err(|e| bad_stub(e.to_string()))?;
+        let stub =
+            ids_of(&stub_obj, Count::AtMost(DECK_SIZE)).map_err(|e| bad_stub(e.to_string()))?;
         Ok(Deck {
             inner: deck::Deck::from_state(key, word_pos, &stub)?,
         })

@@ -235,7 +235,13 @@ pub(crate) fn evaluate_batch<'py>(
         let start = chunk * BATCH_CHUNK;
         for i in start..n.min(start + BATCH_CHUNK) {
             let c = match flat {
-                Some(f) => [f[5 * i], f[5 * i + 1], f[5 * i + 2], f[5 * i + 3], f[5 * i + 4]],
+                Some(f) => [
+                    f[5 * i],
+                    f[5 * i + 1],
+                    f[5 * i + 2],
+                    f[5 * i + 3],
+                    f[5 * i + 4],
+                ],
                 None => {
                     let row = view.row(i);
                     [row[0], row[1], row[2], row[3], row[4]]
@@ -261,7 +267,11 @@ pub(crate) fn evaluate_batch<'py>(
 
 /// Ranks contiguous rows into `out` on `threads` workers; the index of the first chunk that
 /// holds an invalid row, if any.
-fn rank_rows(flat: &[u8], out: &mut [u16], threads: usize) -> Result<Option<usize>, pool::PoolError> {
+fn rank_rows(
+    flat: &[u8],
+    out: &mut [u16],
+    threads: usize,
+) -> Result<Option<usize>, pool::PoolError> {
     use rayon::prelude::*;
     let t = eval::tables();
     let work = |(k, (rows, outs)): (usize, (&[u8], &mut [u16]))| -> Option<usize> {

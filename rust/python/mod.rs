@@ -1,12 +1,12 @@
 //! The PyO3 bindings of `triple_draw._core`, split by what they bind:
 //!
-//! * [`errors`]: the one mapping from the core's error enums to `triple_draw.errors`
+//! * [`errors`] — the one mapping from the core's error enums to `triple_draw.errors`
 //!   (`From` impls) and the panic guard;
-//! * [`args`]: shared argument checks (ints read by value, the `threads` argument);
-//! * [`cards`]: `Card`, `parse_cards`, `card_ids`;
-//! * [`eval`]: `HandRank`, `evaluate`, `rank_ids`, `evaluate_batch`;
-//! * [`deck`]: `Deck`;
-//! * [`analysis`]: the analysis kernels.
+//! * [`args`] — shared argument checks (ints read by value, the `threads` argument);
+//! * [`cards`] — `Card`, `parse_cards`, `card_ids`;
+//! * [`eval`] — `HandRank`, `evaluate`, `rank_ids`, `evaluate_batch`;
+//! * [`deck`] — `Deck`;
+//! * [`analysis`] — the analysis kernels.
 //!
 //! Promises (see docs/security.md): every error on bad input is a `TripleDrawError`
 //! subclass (or `TypeError` for a wrong type, `MemoryError` when an allocation fails); no
