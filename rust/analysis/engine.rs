@@ -390,6 +390,10 @@ impl Model {
         T: Tally,
         F: Fn() -> T + Sync + Send,
     {
+        if trials == 0 {
+            // Zero trials would divide by zero into NaN results.
+            return Err(AnalysisError::Invalid("trials must be at least 1".into()));
+        }
         let chunks = trials.div_ceil(CHUNK);
         let run = |ci: u64, acc: &mut T| -> Result<(), AnalysisError> {
             let n = CHUNK.min(trials - ci * CHUNK);
