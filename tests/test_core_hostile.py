@@ -287,3 +287,22 @@ def test_batch_copy_mode_reads_the_array_as_it_was_when_the_call_began() -> None
         start.set()
         sys.setswitchinterval(old)
         t.join()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_copy_mode_gives_the_same_ranks_for_every_layout(threads: int) -> None:
+    rng = np.random.default_rng(5)
+    hands = np.argpartition(rng.random((70_000, 52)), 5, axis=1)[:, :5].astype(np.uint8)
+    want = td.evaluate_batch(hands, threads=1)
+    layouts = [
+        (hands, want),
+        (np.asfortranarray(hands), want),
+        (hands[::-1], want[::-1]),
+        (hands[:, ::-1], want),  # the order of a row's cards never matters
+    ]
+    for layout, expected in layouts:
+        assert np.array_equal(td.evaluate_batch(layout, threads=threads, copy=True), expected)
+    bad = hands.copy()
+    bad[66_000] = [3, 3, 4, 5, 6]
+    with pytest.raises(td.BatchError, match="row 66000: duplicate card 2s"):
+        td.evaluate_batch(np.asfortranarray(bad), threads=threads, copy=True)
