@@ -13,6 +13,10 @@
 //! (the default rule, README: *Running out of cards*: the pool never holds the discards of
 //! the seat being served);
 //! an exact enumeration that would need a reshuffle is refused and the request is sampled.
+//! Only this default rule is modelled: the analysis API has no rules option, so the
+//! "pokerstars" variant (a player never receives any card he threw earlier in the hand) is
+//! not a mode of this model. Under the default rule a seat may get back its discards of
+//! *earlier* draws once the pool is reshuffled, never those of the draw being served.
 
 use super::strategy::Strategy;
 use super::{choose, combos::for_each_combo, in_pool, mask_of, AnalysisError, CHUNK, MAX_DRAWS};
