@@ -35,9 +35,12 @@ else
 fi
 
 targets="card_parsing evaluator deck_state analysis_options"
-"$@" build --sanitizer "$sanitizer" >/dev/null
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+if ! "$@" build --sanitizer "$sanitizer" >"$log" 2>&1; then
+    cat "$log" >&2
+    exit 1
+fi
 for t in $targets; do
     mkdir -p "fuzz/corpus/$t"
     if ! "$@" run --sanitizer "$sanitizer" "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
