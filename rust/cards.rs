@@ -82,6 +82,9 @@ fn suit_of_char(c: u8) -> Option<u8> {
 
 /// Reads one card token such as `7h`, `TD`, `10s`.
 pub fn parse_token(tok: &str) -> Result<u8, CardError> {
+    if !tok.is_ascii() {
+        return Err(CardError::Malformed(tok.to_string()));
+    }
     let mut ids = parse_chunk(tok)?;
     if ids.len() != 1 {
         return Err(CardError::Malformed(tok.to_string()));
@@ -183,6 +186,9 @@ mod tests {
         assert_eq!(parse_text("7"), Err(CardError::Malformed("7".into())));
         assert_eq!(parse_text("1h"), Err(CardError::Malformed("1h".into())));
         assert!(parse_text("7hé").is_err());
+        // Non-ASCII tokens are refused before any byte slicing (`?é` once split a char).
+        assert_eq!(parse_token("?é"), Err(CardError::Malformed("?é".into())));
+        assert_eq!(parse_token("7é"), Err(CardError::Malformed("7é".into())));
         assert_eq!(check_id(52), Err(CardError::BadId(52)));
         assert_eq!(check_id(-1), Err(CardError::BadId(-1)));
     }

@@ -218,6 +218,39 @@ impl Deck {
     }
 }
 
+/// The canonical text of a key: 64 lowercase hex digits.
+pub fn key_to_hex(key: &[u8; 32]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(64);
+    for b in key {
+        s.push(HEX[(b >> 4) as usize] as char);
+        s.push(HEX[(b & 15) as usize] as char);
+    }
+    s
+}
+
+/// Reads a key written by [`key_to_hex`]. Only the canonical form is accepted: exactly 64
+/// lowercase hex digits (no sign, no uppercase, no spaces), so each key has one text.
+pub fn key_from_hex(s: &str) -> Result<[u8; 32], DeckError> {
+    fn digit(c: u8) -> Option<u8> {
+        match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        }
+    }
+    let bad = || DeckError::BadState("the key must be a str of 64 hex digits in lowercase".into());
+    let b = s.as_bytes();
+    if b.len() != 64 {
+        return Err(bad());
+    }
+    let mut key = [0u8; 32];
+    for (k, pair) in key.iter_mut().zip(b.chunks_exact(2)) {
+        *k = (digit(pair[0]).ok_or_else(bad)? << 4) | digit(pair[1]).ok_or_else(bad)?;
+    }
+    Ok(key)
+}
+
 /// A key from a little-endian integer that fits in 64 bits (convenience for Rust users).
 pub fn key_from_u64(seed: u64) -> [u8; 32] {
     let mut key = [0u8; 32];
@@ -228,6 +261,24 @@ pub fn key_from_u64(seed: u64) -> [u8; 32] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_have_one_canonical_text() {
+        let key = key_from_u64(0xdead_beef_0123);
+        let text = key_to_hex(&key);
+        assert_eq!(text.len(), 64);
+        assert_eq!(key_from_hex(&text), Ok(key));
+        for bad in [
+            text.to_uppercase(),
+            format!("+{}", &text[1..]),
+            format!(" {}", &text[1..]),
+            text[..62].to_string(),
+            format!("{text}00"),
+            format!("é{}", &text[2..]),
+        ] {
+            assert!(key_from_hex(&bad).is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn chacha12_zero_key_first_word_is_stable() {

@@ -42,11 +42,12 @@ def test_card_parsing_and_evaluation(cards: object) -> None:
 @SETTINGS
 @given(
     st.lists(st.lists(st.integers(0, 255), min_size=5, max_size=5), max_size=40),
-    st.sampled_from([1, 2, None, 0, -1]),
+    st.one_of(st.sampled_from([1, 2, None, True]), st.integers(-(2**70), 2**70)),
 )
 def test_batches(rows: list[list[int]], threads: int | None) -> None:
     arr = np.array(rows, dtype=np.uint8).reshape(-1, 5)
     _call(td.evaluate_batch, arr, threads=threads)
+    _call(td.evaluate_batch, arr[::-1], threads=threads, copy=True)
     _call(td.evaluate_batch, arr.astype(np.int16))
     _call(td.evaluate_batch, arr.T)
 
@@ -65,6 +66,14 @@ def test_decks(seed: object, cards: list[int], n: int) -> None:
     state = deck.get_state()
     for field, value in (("stub", cards), ("word_pos", n * 2**70), ("key", str(seed))):
         _call(td.Deck.from_state, dict(state, **{field: value}))
+
+
+@SETTINGS
+@given(st.one_of(st.integers(-(2**300), 2**300), st.text(max_size=6), st.none(), st.booleans()))
+def test_hand_ranks_and_threads_of_any_value(value: object) -> None:
+    _call(td.HandRank, value)
+    _call(analysis.draw_odds, "7c5d4h3sKd", "Kd", threads=value, seed=1)
+    _call(td.Deck, value)
 
 
 @SETTINGS

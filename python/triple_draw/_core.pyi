@@ -1,7 +1,7 @@
-"""Type stubs of the compiled core ``triple_draw._core`` (hand-written; see rust/python.rs)."""
+"""Type stubs of the compiled core ``triple_draw._core`` (hand-written; see rust/python/)."""
 
 from collections.abc import Iterable, Sequence
-from typing import Any, SupportsIndex, TypeAlias, final
+from typing import Any, SupportsIndex, TypeAlias, TypedDict, final
 
 import numpy as np
 import numpy.typing as npt
@@ -11,6 +11,7 @@ __all__ = [
     "Card",
     "Deck",
     "HandRank",
+    "MAX_THREADS",
     "NUM_CLASSES",
     "__version__",
     "analysis_best_discard",
@@ -28,6 +29,7 @@ __all__ = [
 
 __version__: str
 NUM_CLASSES: int
+MAX_THREADS: int
 CATEGORIES: tuple[str, ...]
 
 _CardLike: TypeAlias = str | SupportsIndex | Card
@@ -88,14 +90,23 @@ def card_ids(cards: _CardsLike) -> list[int]: ...
 def evaluate(cards: _CardsLike) -> HandRank: ...
 def rank_ids(ids: Sequence[SupportsIndex | Card | str] | str) -> int: ...
 def evaluate_batch(
-    hands: npt.NDArray[np.uint8], threads: int | None = None
+    hands: npt.NDArray[np.uint8], threads: int | None = None, *, copy: bool = False
 ) -> npt.NDArray[np.uint16]: ...
 
-# ---- analysis kernels (rust/py_analysis.rs; owned by the analysis engineer) -------------
+# ---- analysis kernels (rust/python/analysis.rs) -------------------------------------------
 # Private entry points of triple_draw.analysis, which converts and checks every argument.
-# A strategy is (first discard ids or None, keep_max (-1 = stand pat), pat_max).
+# A strategy is (first discard ids or None, keep_max (-1 = stand pat), pat_max). The run
+# options are one dict (_RunOptions); the earlier form, their five values as the last five
+# positional arguments in the order of _RunOptions, is still accepted.
 
 _Strategy: TypeAlias = tuple[list[int] | None, int, int]
+
+class _RunOptions(TypedDict):
+    method: str
+    trials: int
+    key: bytes | None
+    threads: int | None
+    exact_limit: int
 
 def analysis_draw_odds(
     hand: list[int],
@@ -103,21 +114,13 @@ def analysis_draw_odds(
     draws: int,
     later: tuple[int, int],
     dead: list[int],
-    method: str,
-    trials: int,
-    key: bytes | None,
-    threads: int | None,
-    exact_limit: int,
+    *options: _RunOptions | str | int | bytes | None,
 ) -> tuple[npt.NDArray[np.float64], list[float], npt.NDArray[np.uint64] | None, bool, int]: ...
 def analysis_equity(
     hands: list[tuple[list[int], _Strategy]],
     dead: list[int],
     draws: int,
-    method: str,
-    trials: int,
-    key: bytes | None,
-    threads: int | None,
-    exact_limit: int,
+    *options: _RunOptions | str | int | bytes | None,
 ) -> tuple[list[tuple[float, float, float, float, float, float]], bool, int]: ...
 def analysis_best_discard(
     hand: list[int],
@@ -126,11 +129,7 @@ def analysis_best_discard(
     target: int | None,
     opponents: list[tuple[list[int], _Strategy]],
     dead: list[int],
-    method: str,
-    trials: int,
-    key: bytes | None,
-    threads: int | None,
-    exact_limit: int,
+    *options: _RunOptions | str | int | bytes | None,
 ) -> list[tuple[list[int], list[int], float, float, bool, int]]: ...
 def analysis_worst_low(top: int, second: int | None = None) -> int: ...
 

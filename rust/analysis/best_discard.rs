@@ -147,7 +147,7 @@ pub fn best_discard(
             .into_par_iter()
             .map(one)
             .collect::<Result<Vec<_>, _>>()
-    })?;
+    })??;
     let sorted = |v: &[u8]| {
         let mut v = v.to_vec();
         v.sort_unstable();

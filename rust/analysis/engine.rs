@@ -13,6 +13,10 @@
 //! (the default rule, README: *Running out of cards*: the pool never holds the discards of
 //! the seat being served);
 //! an exact enumeration that would need a reshuffle is refused and the request is sampled.
+//! Only this default rule is modelled: the analysis API has no rules option, so the
+//! "pokerstars" variant (a player never receives any card he threw earlier in the hand) is
+//! not a mode of this model. Under the default rule a seat may get back its discards of
+//! *earlier* draws once the pool is reshuffled, never those of the draw being served.
 
 use super::strategy::Strategy;
 use super::{choose, combos::for_each_combo, in_pool, mask_of, AnalysisError, CHUNK, MAX_DRAWS};
@@ -45,7 +49,7 @@ pub struct RunOptions {
     pub trials: u64,
     /// The 32-byte key of the random stream.
     pub key: [u8; 32],
-    /// Worker threads (`None` = rayon's global pool, every core).
+    /// Worker threads (`None` = every core; at most [`crate::pool::MAX_THREADS`]).
     pub threads: Option<usize>,
     /// `Auto` enumerates when there are at most this many outcomes.
     pub exact_limit: u64,
@@ -390,6 +394,10 @@ impl Model {
         T: Tally,
         F: Fn() -> T + Sync + Send,
     {
+        if trials == 0 {
+            // Zero trials would divide by zero into NaN results.
+            return Err(AnalysisError::Invalid("trials must be at least 1".into()));
+        }
         let chunks = trials.div_ceil(CHUNK);
         let run = |ci: u64, acc: &mut T| -> Result<(), AnalysisError> {
             let n = CHUNK.min(trials - ci * CHUNK);
@@ -414,7 +422,7 @@ impl Model {
                     a.merge(b);
                     Ok(a)
                 })
-        })
+        })?
     }
 
     /// One random playout ranked: every seat's final rank into `ranks`.
@@ -690,5 +698,56 @@ mod tests {
         }
         let r: Result<Check, _> = m.sample(&[1; 32], 5000, Some(2), 0, || Check);
         assert!(r.is_ok());
+    }
+    #[test]
+    fn analysis_sampled_reshuffle_follows_the_default_rule() {
+        use super::super::{Plan, Rule};
+        let ids = |s: &str| crate::cards::parse_text(s).unwrap();
+        let mut rng = ChaCha12Rng::from_seed([9; 32]);
+        let mut work = [0u8; 52];
+        let mut ranks = [0u16; MAX_SEATS];
+        // Two seats throw all five; the stub holds five. A empties it; the pool then holds
+        // A's discards but not B's own, so B receives exactly A's five discards.
+        let a = "7c5d4h3sKd";
+        let b = "8c6d5h2s2c";
+        let stub = ids("9s9h9d9cTs");
+        let known: u64 = mask_of(&ids(&format!("{a}{b}"))) | mask_of(&stub);
+        let dead: Vec<u8> = (0..52u8).filter(|&c| known >> c & 1 == 0).collect();
+        let all_five = |h: &str| Strategy::fixed(&ids(h), Plan::StandPat);
+        let m = Model::new(
+            &[seat("A", a, all_five(a)), seat("B", b, all_five(b))],
+            &dead,
+            1,
+        )
+        .unwrap();
+        for _ in 0..50 {
+            let hands = m.play(&mut rng, &mut work, &mut ranks).unwrap();
+            assert_eq!(mask_of(&hands[0]), mask_of(&stub));
+            assert_eq!(mask_of(&hands[1]), mask_of(&ids(a)));
+        }
+        // One seat alone: its own discards of this draw are never reshuffled for it, so a
+        // draw that empties the stub cannot complete.
+        let three = mask_of(&ids(a)) | mask_of(&ids("9s9h9d"));
+        let dead3: Vec<u8> = (0..52u8).filter(|&c| three >> c & 1 == 0).collect();
+        let m = Model::new(&[seat("A", a, all_five(a))], &dead3, 1).unwrap();
+        assert!(m.play(&mut rng, &mut work, &mut ranks).is_err());
+        // But the discards of an earlier draw do come back (the default rule; the
+        // "pokerstars" rule would forbid it and is not modelled here).
+        let redraw = Strategy {
+            first: Some(mask_of(&ids(a))),
+            then: Plan::Rule(Rule::new(0, 1).unwrap()),
+        };
+        let dead1: Vec<u8> = (0..52u8)
+            .filter(|&c| (mask_of(&ids(a)) | mask_of(&stub)) >> c & 1 == 0)
+            .collect();
+        let m = Model::new(&[seat("A", a, redraw)], &dead1, 2).unwrap();
+        let mut got_back = 0;
+        for _ in 0..50 {
+            let hands = m.play(&mut rng, &mut work, &mut ranks).unwrap();
+            let h = mask_of(&hands[0]);
+            assert_eq!(h & !(mask_of(&ids(a)) | mask_of(&stub)), 0);
+            got_back += (h & mask_of(&ids(a))).count_ones();
+        }
+        assert!(got_back > 0);
     }
 }

@@ -195,6 +195,35 @@ mod tests {
     }
 
     #[test]
+    fn analysis_zero_trials_or_threads_are_refused_not_nan() {
+        // Found by the analysis_options fuzz target: zero sampled trials gave NaN shares.
+        let std = Strategy::standard();
+        let seats = [
+            Seat::new("a", &parse_text("7c5d4h3sKd").unwrap(), std),
+            Seat::new("b", &[], std),
+        ];
+        let opts = RunOptions {
+            method: Method::Sample,
+            trials: 0,
+            threads: Some(1),
+            ..Default::default()
+        };
+        assert_eq!(
+            equity(&seats, &[], 1, &opts).unwrap_err(),
+            AnalysisError::Invalid("trials must be at least 1".into())
+        );
+        let opts = RunOptions {
+            trials: 10,
+            threads: Some(0),
+            ..opts
+        };
+        assert!(matches!(
+            equity(&seats, &[], 1, &opts),
+            Err(AnalysisError::Pool(crate::pool::PoolError::BadThreads(_)))
+        ));
+    }
+
+    #[test]
     fn analysis_equity_no_draws_is_a_showdown() {
         let pat = Strategy::STAND_PAT;
         let e = equity(

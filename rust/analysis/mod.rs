@@ -30,9 +30,8 @@ pub use engine::{Method, RunOptions, Seat};
 pub use equity::{equity, Equity, SeatEquity};
 pub use strategy::{worst_low, worst_low_with, Plan, Rule, Strategy};
 
-use std::collections::HashMap;
+use crate::pool::PoolError;
 use std::fmt;
-use std::sync::{Arc, Mutex};
 
 /// Trials per sampling chunk. Part of the reproducibility contract: changing it changes
 /// which stream each trial uses.
@@ -66,6 +65,8 @@ pub enum AnalysisError {
     },
     /// Any other bad argument.
     Invalid(String),
+    /// A bad `threads` value, or worker threads that could not start.
+    Pool(PoolError),
 }
 
 impl fmt::Display for AnalysisError {
@@ -95,6 +96,7 @@ impl fmt::Display for AnalysisError {
                 "more cards than the deck holds: {what} needs {needed} cards but only {available} are left"
             ),
             AnalysisError::Invalid(s) => f.write_str(s),
+            AnalysisError::Pool(e) => e.fmt(f),
         }
     }
 }
@@ -145,34 +147,14 @@ pub fn choose(n: u64, k: u64) -> u64 {
     r
 }
 
-/// Runs `f` on a rayon pool of `threads` threads (`None` = the global pool, every core).
-/// Pools are cached per size. With one thread the kernels run inline, without rayon.
-pub(crate) fn in_pool<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> R {
-    match threads {
-        None => f(),
-        Some(n) => {
-            static POOLS: Mutex<Option<HashMap<usize, Arc<rayon::ThreadPool>>>> = Mutex::new(None);
-            let pool = {
-                let mut guard = POOLS.lock().unwrap_or_else(|p| p.into_inner());
-                let pools = guard.get_or_insert_with(HashMap::new);
-                match pools.get(&n) {
-                    Some(p) => Some(p.clone()),
-                    None => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
-                        Ok(p) => {
-                            let p = Arc::new(p);
-                            pools.insert(n, p.clone());
-                            Some(p)
-                        }
-                        Err(_) => None,
-                    },
-                }
-            };
-            match pool {
-                Some(p) => p.install(f),
-                None => f(),
-            }
-        }
-    }
+/// Runs `f` on the core's pool of `threads` workers (`None` = every core; see
+/// [`crate::pool`] for the bounded cache and the failure behaviour).
+pub(crate) fn in_pool<R: Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> R + Send,
+) -> Result<R, AnalysisError> {
+    let n = threads.unwrap_or_else(crate::pool::default_threads);
+    crate::pool::install(n, f).map_err(AnalysisError::Pool)
 }
 
 #[cfg(test)]

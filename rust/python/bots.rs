@@ -7,48 +7,30 @@
 use crate::bots::{rank_of, standard_discard, Betting, Decision, Heuristic, Seen};
 use crate::eval::NUM_CLASSES;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyList, PyString, PyTuple};
 
-fn error(class: &'static str, msg: String) -> PyErr {
-    static CARD: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    static ARG: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    let cell = if class == "CardError" { &CARD } else { &ARG };
-    Python::attach(|py| match cell.import(py, "triple_draw.errors", class) {
-        Ok(cls) => PyErr::from_type(cls.clone(), msg),
-        Err(e) => e,
-    })
-}
-
-fn arg_error(msg: String) -> PyErr {
-    error("ArgumentError", msg)
-}
+use super::errors::{argument_error, card_error};
 
 /// Five distinct card ids (a tuple or a list of ints).
 fn hole_of(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 5]> {
-    let bad = || {
-        error(
-            "CardError",
-            "cards must be a tuple or list of five card ids".into(),
-        )
-    };
+    let bad = || card_error("cards must be a tuple or list of five card ids");
     let mut v = [0i64; 5];
     if let Ok(t) = obj.cast::<PyTuple>() {
         if t.len() != 5 {
-            return Err(error(
-                "CardError",
-                format!("a hand has five cards, got {}", t.len()),
-            ));
+            return Err(card_error(format!(
+                "a hand has five cards, got {}",
+                t.len()
+            )));
         }
         for (i, x) in t.iter().enumerate() {
             v[i] = x.extract().map_err(|_| bad())?;
         }
     } else if let Ok(l) = obj.cast::<PyList>() {
         if l.len() != 5 {
-            return Err(error(
-                "CardError",
-                format!("a hand has five cards, got {}", l.len()),
-            ));
+            return Err(card_error(format!(
+                "a hand has five cards, got {}",
+                l.len()
+            )));
         }
         for (i, x) in l.iter().enumerate() {
             v[i] = x.extract().map_err(|_| bad())?;
@@ -60,10 +42,10 @@ fn hole_of(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 5]> {
     let mut seen = 0u64;
     for (i, &c) in v.iter().enumerate() {
         if !(0..52).contains(&c) {
-            return Err(error("CardError", format!("invalid card id {c}")));
+            return Err(card_error(format!("invalid card id {c}")));
         }
         if seen >> c & 1 == 1 {
-            return Err(error("CardError", format!("card id {c} appears twice")));
+            return Err(card_error(format!("card id {c} appears twice")));
         }
         seen |= 1 << c;
         out[i] = c as u8;
@@ -82,12 +64,12 @@ fn thrown<'py>(py: Python<'py>, hole: &[u8; 5], mask: u8) -> PyResult<Bound<'py,
 
 fn check_rule(keep_max: i64, pat_max: i64) -> PyResult<(u8, u16)> {
     if !(0..=12).contains(&keep_max) {
-        return Err(arg_error(format!(
+        return Err(argument_error(format!(
             "keep_max must be a card rank 0 (deuce) to 12 (ace), got {keep_max}"
         )));
     }
     if !(0..=i64::from(NUM_CLASSES)).contains(&pat_max) {
-        return Err(arg_error(format!(
+        return Err(argument_error(format!(
             "pat_max must be a hand rank 1 to {NUM_CLASSES} (0: never stand pat), got {pat_max}"
         )));
     }
@@ -135,7 +117,7 @@ const OBS_VOLUNTARY: usize = 17;
 
 fn seat_of(v: i64, n: usize, what: &str) -> PyResult<usize> {
     if v < 0 || v as usize >= n {
-        return Err(arg_error(format!(
+        return Err(argument_error(format!(
             "observation: {what} {v} is not a seat of {n}"
         )));
     }
@@ -162,12 +144,12 @@ fn bots_heuristic<'py>(
         aggression: params.4,
     };
     if obs.len() <= OBS_VOLUNTARY {
-        return Err(arg_error("not an Observation".into()));
+        return Err(argument_error("not an Observation"));
     }
     let item = |i: usize| obs.get_item(i);
     let n: usize = item(OBS_N)?.extract()?;
     if !(2..=MAX_SEATS).contains(&n) {
-        return Err(arg_error(format!("observation: {n} players")));
+        return Err(argument_error(format!("observation: {n} players")));
     }
     let me = seat_of(item(OBS_SEAT)?.extract()?, n, "seat")?;
     let hole = hole_of(&item(OBS_HOLE)?)?;
@@ -177,22 +159,22 @@ fn bots_heuristic<'py>(
         "draw" => true,
         "bet" => false,
         other => {
-            return Err(arg_error(format!(
+            return Err(argument_error(format!(
                 "observation: no decision in phase {other:?}"
             )))
         }
     };
     let street: u8 = item(OBS_STREET)?.extract()?;
     if street > 3 || (draw && street > 2) {
-        return Err(arg_error(format!("observation: street {street}")));
+        return Err(argument_error(format!("observation: street {street}")));
     }
     let folded_t = item(OBS_FOLDED)?;
     let folded_t = folded_t.cast::<PyTuple>()?;
     let draws = item(OBS_DRAWS)?;
     let draws = draws.cast::<PyTuple>()?;
     if n > MAX_SEATS || folded_t.len() != n || draws.len() != n {
-        return Err(arg_error(
-            "observation: per-seat fields of the wrong length".into(),
+        return Err(argument_error(
+            "observation: per-seat fields of the wrong length",
         ));
     }
     let mut folded = [false; MAX_SEATS];
@@ -236,8 +218,8 @@ fn bots_heuristic<'py>(
         let stacks = item(OBS_STACKS)?;
         let stacks = stacks.cast::<PyTuple>()?;
         if stacks.len() != n {
-            return Err(arg_error(
-                "observation: per-seat fields of the wrong length".into(),
+            return Err(argument_error(
+                "observation: per-seat fields of the wrong length",
             ));
         }
         let mut j = me;
@@ -277,7 +259,7 @@ fn bots_heuristic<'py>(
     Ok((code, PyTuple::empty(py)))
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bots_standard_discard, m)?)?;
     m.add_function(wrap_pyfunction!(bots_heuristic, m)?)?;
     Ok(())
