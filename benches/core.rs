@@ -1,7 +1,8 @@
 //! Criterion benchmarks of the pure Rust core: evaluation and the seeded shuffle.
 use _core::deck::{key_from_u64, Deck};
 use _core::eval::tables;
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
 
 fn random_hands(n: usize, seed: u64) -> Vec<[u8; 5]> {
     let mut out = Vec::with_capacity(n);

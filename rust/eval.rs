@@ -189,7 +189,7 @@ fn build_tables() -> Tables {
     visit(0, 5, &mut counts, &mut classes);
     assert_eq!(classes.len(), NUM_CLASSES as usize);
     // Lower is better: category first, then the grouped ranks compared from the top.
-    classes.sort_by(|a, b| (a.0.category, a.0.ranks).cmp(&(b.0.category, b.0.ranks)));
+    classes.sort_by_key(|a| (a.0.category, a.0.ranks));
 
     let mut noflush = vec![0u16; KEY_SUM_SLOTS].into_boxed_slice();
     let mut flush = Box::new([0u16; 8192]);
