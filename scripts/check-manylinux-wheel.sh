@@ -12,7 +12,8 @@
 # Usage: scripts/check-manylinux-wheel.sh [pytest arguments...]
 # Environment: PYTHON (default python3) builds the virtual environments; TD_VENV (default
 # .venv) is where the tested environment goes, left in place for further checks (.ci/run
-# runs ruff and mypy from it). The wheel is left in target/wheelcheck/dist.
+# runs ruff and mypy from it). The wheel is left in target/wheelcheck/dist;
+# TD_STOP_AFTER_BUILD=1 stops once it is built and checked (.ci/run tests it itself).
 # Needs: a Rust toolchain, CPython >= 3.10 with venv and pip, network access to PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +61,8 @@ if [ -z "$tag" ] || [ "$glibc_minor" -gt 17 ]; then
     exit 1
 fi
 echo "auditwheel: consistent with $tag (manylinux2014 = manylinux_2_17 or older)"
+
+[ "${TD_STOP_AFTER_BUILD:-0}" = 1 ] && exit 0
 
 step "fresh virtual environment $VENV: the wheel with the dev extras, then the test suite"
 TD_VENV=$VENV PYTHON=$PYTHON bash scripts/test-wheel.sh "$WHEEL" dev "$@"
