@@ -134,3 +134,42 @@ def test_changelog_is_keep_a_changelog() -> None:
     assert versions == sorted(versions, reverse=True), "newest release first"
     for h in ["Unreleased", *(m.group(1) for m in released if m)]:
         assert re.search(rf"^\[{re.escape(h)}\]: https://", text, re.M), f"no link for [{h}]"
+
+
+def test_sdist_holds_the_license_sources_and_tests(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+    import tarfile
+
+    maturin = shutil.which("maturin")
+    if maturin is None or shutil.which("cargo") is None or not (ROOT / "Cargo.toml").exists():
+        pytest.skip("needs maturin, cargo and the source tree (the dev extra in a checkout)")
+    subprocess.run(
+        [maturin, "sdist", "--out", str(tmp_path)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    (sdist,) = tmp_path.glob("*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+        pkg_info = tar.extractfile(f"{sdist.name.removesuffix('.tar.gz')}/PKG-INFO")
+        assert pkg_info is not None
+        meta = pkg_info.read().decode()
+    for name in (
+        "LICENSE",
+        "README.md",
+        "CHANGELOG.md",
+        "pyproject.toml",
+        "Cargo.toml",
+        "Cargo.lock",
+        "rust/lib.rs",
+        "python/triple_draw/__init__.py",
+        "python/triple_draw/py.typed",
+        "python/triple_draw/_core.pyi",
+        "tests/test_packaging.py",
+    ):
+        assert name in names, f"the sdist lacks {name}"
+    assert not any(n.endswith((".so", ".pyd")) for n in names), "a compiled core in the sdist"
+    assert "License-Expression: MIT" in meta and "License-File: LICENSE" in meta
