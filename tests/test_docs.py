@@ -1,4 +1,4 @@
-"""Every code block of README.md and docs/*.md runs, and the output it shows is checked.
+"""Every code block of README.md, ARCHITECTURE.md and docs/*.md runs; shown output is checked.
 
 The convention (also written down in docs/development.md):
 
@@ -18,6 +18,7 @@ The convention (also written down in docs/development.md):
   repository path they name (``benches/...``, ``tests/...``, ``scripts/...``) must exist.
 * ```toml    - a PHH hand history: it must load with ``triple_draw.phh.loads`` (the hand is
   replayed and its finishing stacks checked).
+* ```json    - a JSON document (an example of an output or a file): it must parse.
 * ```text    - not code (directory layouts, diagrams): not run.
 
 A block that needs an optional extra says so on the line just before its fence:
@@ -40,9 +41,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [
+    *(ROOT / name for name in ("README.md", "ARCHITECTURE.md") if (ROOT / name).exists()),
+    *sorted((ROOT / "docs").glob("*.md")),
+]
 RUN_LANGS = {"python", "pycon"}
-KNOWN_LANGS = {"python", "pycon", "console", "sh", "toml", "text"}
+KNOWN_LANGS = {"python", "pycon", "console", "sh", "toml", "json", "text"}
 FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```\s*$", re.M | re.S)
 REQUIRES = re.compile(r"<!--\s*docs-test:\s*requires\s+([\w.]+)\s*-->\s*$")
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -169,7 +173,10 @@ def shim(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return env
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="console transcripts run in bash")
+@pytest.mark.skipif(
+    sys.platform == "win32" or shutil.which("bash") is None,
+    reason="console transcripts run in bash with a POSIX shell script as triple-draw",
+)
 @pytest.mark.parametrize("block", CONSOLE, ids=_ids(CONSOLE))
 def test_console_transcript(block: Block, shim: dict[str, str], tmp_path: Path) -> None:
     _need(block)
@@ -266,6 +273,21 @@ def test_toml_is_a_phh_history(block: Block) -> None:
 
     hand = phh.loads(block.body)
     assert hand.n_players >= 2
+
+
+# -- json: documents -----------------------------------------------------------------------
+
+JSON = [b for b in ALL if b.lang == "json"]
+
+
+@pytest.mark.parametrize("block", JSON, ids=_ids(JSON))
+def test_json_parses(block: Block) -> None:
+    import json
+
+    try:
+        json.loads(block.body)
+    except ValueError as e:
+        raise AssertionError(f"{block.where}: not valid JSON: {e}") from e
 
 
 # -- the site builds -----------------------------------------------------------------------
