@@ -505,3 +505,26 @@ def test_bad_setups_raise_the_package_argument_error(make, message) -> None:  # 
     with pytest.raises(ArgumentError, match=message) as info:
         make()
     assert isinstance(info.value, TripleDrawError) and isinstance(info.value, ValueError)
+
+
+def test_the_bet_or_raise_rule_is_one_rule() -> None:
+    """betting.betting_options, Hand.can_bet_or_raise / bet_or_raise_amount (the hot
+    path's inline copy), raise_refusal and the listed legal actions agree at every
+    betting decision of many hands (docs/rules.md: *Betting*, *All-in for less*)."""
+    from triple_draw.game.betting import betting_options, raise_refusal
+
+    rnd = random.Random(3)
+    for i in range(200):
+        n = 2 + i % 5
+        rules = Rules(raise_cap=1 + i % 4, short_all_in=("half-bet", "full-raise")[i % 2])
+        h = Hand(rules, [rnd.choice([3, 7, 30, 100]) for _ in range(n)], i % n, i)
+        while not h.is_over:
+            if not h.in_draw:
+                s = h.actor
+                call_to, raise_to, _opening = betting_options(h, s)
+                assert h.can_bet_or_raise() == bool(raise_to) == (raise_refusal(h, s) == "")
+                assert h.bet_or_raise_amount() == (raise_to or None)
+                kinds = [a.kind for a in h.legal_actions()]
+                assert ("bet" in kinds or "raise" in kinds) == bool(raise_to)
+                assert ("call" in kinds) == bool(call_to) == h.facing_bet
+            h.apply(rnd.choice(h.legal_actions()))

@@ -1,15 +1,16 @@
-"""The betting rounds (rules: *Betting*), as functions of a :class:`HandState`.
+"""The betting rounds (docs/rules.md: *Betting*), as functions of a :class:`HandState`.
 
-- :func:`raise_refusal`: the one rule of whether the actor may bet or raise, and why not
-  (``Hand.can_bet_or_raise``, ``legal_actions``, ``apply``, ``bet_or_raise`` and the views
-  all ask it, PokerKit's verify/can/do pattern);
-- :func:`betting_choices`: the one list of the actor's legal betting actions (``Hand.
-  legal_actions`` and ``view`` build their objects or dicts from it);
+- :func:`betting_options`: the one rule of what the actor of a betting round may do
+  (check or call to what amount, bet or raise to what amount, if at all);
+  ``Hand.legal_actions`` and the views (:func:`betting_choices`) list it;
+- :func:`raise_refusal`: why a bet or raise is not allowed (the error messages of
+  ``apply`` and ``bet_or_raise``: PokerKit's verify/can/do pattern);
 - the flow: :func:`next_actor`, :func:`seek`, :func:`end_round`, :func:`start_round`.
 
-The actions themselves (``fold``, ``check_or_call``, ``bet_or_raise``) are the hot path and
-live in ``hand.py``; they use :func:`may_raise`, the same condition as
-:func:`raise_refusal` written inline.
+The actions themselves (``fold``, ``check_or_call``, ``bet_or_raise``) and
+``can_bet_or_raise`` are the hot path and live in ``hand.py``, with the raise condition of
+:func:`betting_options` written inline; tests/test_hand_api.py holds them equal at every
+decision of many hands.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from triple_draw.game.showdown import finish
 from triple_draw.game.state import HandState
 
 __all__ = [
-    "may_raise",
     "raise_refusal",
     "raise_target",
+    "betting_options",
     "betting_choices",
+    "choices_of",
     "next_actor",
     "seek",
     "end_round",
@@ -34,20 +36,10 @@ __all__ = [
 ]
 
 
-def may_raise(st: HandState, s: int) -> bool:
-    """Whether seat ``s`` (the actor of a betting round) may bet or raise: he has not
-    acted since the last full bet or raise, the cap is not reached, his chips exceed the
-    call, and somebody else can still bet."""
-    return (
-        st._to_act[s] == MAY_RAISE
-        and st._full_bets < st._max_full_bets
-        and st._stacks[s] > st._level - st._bet[s]
-        and st._n_active > 1
-    )
-
-
 def raise_refusal(st: HandState, s: int) -> str:
-    """Why seat ``s`` may not bet or raise now, or ``""`` if he may (:func:`may_raise`)."""
+    """Why seat ``s`` may not bet or raise now, or ``""`` if he may: he has acted since the
+    last full bet or raise (a short all-in did not reopen the betting), the cap is
+    reached, his chips do not exceed the call, or nobody else can still bet."""
     verb = "bet" if st._level == 0 else "raise"
     if st._full_bets >= st._max_full_bets:
         over = "the big blind" if st._street == 0 and not st._rc.big_blind_is_bet else "the bet"
@@ -76,22 +68,49 @@ def raise_target(st: HandState, s: int) -> int:
     return target if target < cap else cap
 
 
-def betting_choices(st: HandState, s: int) -> list[tuple[str, int | None]]:
-    """The legal actions of seat ``s``, the actor of a betting round, as ``(kind,
-    amount)``: fold (always allowed), check or call (to the amount he reaches, less if
-    all-in), and bet or raise when :func:`may_raise`."""
-    out: list[tuple[str, int | None]] = [(FOLD, None)]
+def betting_options(st: HandState, s: int) -> tuple[int, int, bool]:
+    """What seat ``s``, the actor of a betting round, may do, as ``(call_to, raise_to,
+    opening)``: the round total a call reaches (0: nothing to call, he may check; less
+    than the bet if he is all-in), the round total of a bet or raise (0: not allowed,
+    see :func:`raise_refusal`), and whether it would be a bet (no bet yet this round) rather than
+    a raise. Folding is always allowed. The one rule behind ``Hand.legal_actions`` and
+    the views' legal actions (:func:`betting_choices`); the hot path's
+    ``Hand.can_bet_or_raise`` / ``bet_or_raise`` write the raise condition inline and
+    :func:`raise_refusal` says why it fails (a test holds the three equal)."""
     mine = st._bet[s]
     level = st._level
     owe = level - mine
-    if owe > 0:
-        x = st._stacks[s]
-        out.append((CALL, mine + (owe if owe < x else x)))
+    x = st._stacks[s]
+    call_to = (mine + (owe if owe < x else x)) if owe > 0 else 0
+    if (
+        st._to_act[s] == MAY_RAISE
+        and st._full_bets < st._max_full_bets
+        and x > owe
+        and st._n_active > 1
+    ):
+        target = st._full_level + st._unit
+        cap = mine + x
+        raise_to = target if target < cap else cap
     else:
-        out.append((CHECK, None))
-    if may_raise(st, s):
-        out.append((BET_KIND if level == 0 else RAISE, raise_target(st, s)))
+        raise_to = 0
+    return call_to, raise_to, level == 0
+
+
+def choices_of(options: tuple[int, int, bool]) -> list[tuple[str, int | None]]:
+    """The legal betting actions of :func:`betting_options` as ``(kind, amount)``: fold,
+    check or call, and bet or raise when allowed."""
+    call_to, raise_to, opening = options
+    out: list[tuple[str, int | None]] = [(FOLD, None)]
+    out.append((CALL, call_to) if call_to else (CHECK, None))
+    if raise_to:
+        out.append((BET_KIND if opening else RAISE, raise_to))
     return out
+
+
+def betting_choices(st: HandState, s: int) -> list[tuple[str, int | None]]:
+    """The legal actions of seat ``s``, the actor of a betting round, as ``(kind,
+    amount)`` (:func:`betting_options`)."""
+    return choices_of(betting_options(st, s))
 
 
 # -- the flow of a round -------------------------------------------------------------------
@@ -100,11 +119,20 @@ def betting_choices(st: HandState, s: int) -> list[tuple[str, int | None]]:
 def next_actor(st: HandState, s: int) -> None:
     """After seat ``s`` acted: hand the action to the next seat that must act, or end the
     betting round."""
-    a = seek(st, s + 1 if s + 1 < st._n else 0)
-    if a >= 0:
-        st._actor = a
-    else:
-        end_round(st)
+    # seek(st, s + 1), inline: the hot path
+    to_act = st._to_act
+    n = st._n
+    j = s + 1 if s + 1 < n else 0
+    for _ in range(n):
+        if to_act[j]:
+            if st._n_active > 1 or st._bet[j] < st._level:
+                st._actor = j
+                return
+            break
+        j += 1
+        if j == n:
+            j = 0
+    end_round(st)
 
 
 def seek(st: HandState, j: int) -> int:
