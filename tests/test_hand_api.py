@@ -508,10 +508,11 @@ def test_bad_setups_raise_the_package_argument_error(make, message) -> None:  # 
 
 
 def test_the_bet_or_raise_rule_is_one_rule() -> None:
-    """betting.betting_options, Hand.can_bet_or_raise / bet_or_raise_amount (the hot
-    path's inline copy), raise_refusal and the listed legal actions agree at every
-    betting decision of many hands (docs/rules.md: *Betting*, *All-in for less*)."""
-    from triple_draw.game.betting import betting_options, raise_refusal
+    """The listed legal actions (betting.legal_actions), Hand.can_bet_or_raise /
+    bet_or_raise_amount / facing_bet / to_call (the hot path's inline copies) and
+    raise_refusal agree at every betting decision of many hands, and so do the view's
+    legal actions (docs/rules.md: *Betting*, *All-in for less*)."""
+    from triple_draw.game.betting import raise_refusal
 
     rnd = random.Random(3)
     for i in range(200):
@@ -521,10 +522,12 @@ def test_the_bet_or_raise_rule_is_one_rule() -> None:
         while not h.is_over:
             if not h.in_draw:
                 s = h.actor
-                call_to, raise_to, _opening = betting_options(h, s)
+                legal = h.legal_actions()
+                raise_to = legal[2].amount if len(legal) == 3 else None
                 assert h.can_bet_or_raise() == bool(raise_to) == (raise_refusal(h, s) == "")
-                assert h.bet_or_raise_amount() == (raise_to or None)
-                kinds = [a.kind for a in h.legal_actions()]
-                assert ("bet" in kinds or "raise" in kinds) == bool(raise_to)
-                assert ("call" in kinds) == bool(call_to) == h.facing_bet
+                assert h.bet_or_raise_amount() == raise_to
+                assert (legal[1].kind == "call") == h.facing_bet
+                if h.facing_bet:
+                    assert legal[1].amount == h.bets[s] + h.to_call
+                assert h.view(s)["legal_actions"] == [a.to_dict() for a in legal]
             h.apply(rnd.choice(h.legal_actions()))

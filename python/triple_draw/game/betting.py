@@ -1,24 +1,27 @@
 """The betting rounds (docs/rules.md: *Betting*), as functions of a :class:`HandState`.
 
-- :func:`betting_options`: the one rule of what the actor of a betting round may do
-  (check or call to what amount, bet or raise to what amount, if at all);
-  ``Hand.legal_actions`` and the views (:func:`betting_choices`) list it;
+- :func:`legal_actions`: the one rule of what the actor may do (check or call to what
+  amount, bet or raise to what amount if at all; the discard choices in a draw), bound
+  as ``Hand.legal_actions`` and used by the views;
 - :func:`raise_refusal`: why a bet or raise is not allowed (the error messages of
   ``apply`` and ``bet_or_raise``: PokerKit's verify/can/do pattern);
 - the flow: :func:`next_actor`, :func:`seek`, :func:`end_round`, :func:`start_round`.
 
 The actions themselves (``fold``, ``check_or_call``, ``bet_or_raise``) and
 ``can_bet_or_raise`` are the hot path and live in ``hand.py``, with the raise condition of
-:func:`betting_options` written inline; tests/test_hand_api.py holds them equal at every
+:func:`legal_actions` written inline; tests/test_hand_api.py holds them equal at every
 decision of many hands.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from triple_draw.game.actions import Action, DiscardChoices, make_action
 from triple_draw.game.events import BEGIN_ROUND, CALL, CHECK, FOLD, RAISE
 from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.drawing import start_draw
-from triple_draw.game.phase import BET, MAY_RAISE
+from triple_draw.game.phase import BET, MAY_RAISE, OVER
 from triple_draw.game.rules import UNCAPPED
 from triple_draw.game.showdown import finish
 from triple_draw.game.state import HandState
@@ -26,9 +29,7 @@ from triple_draw.game.state import HandState
 __all__ = [
     "raise_refusal",
     "raise_target",
-    "betting_options",
-    "betting_choices",
-    "choices_of",
+    "legal_actions",
     "next_actor",
     "seek",
     "end_round",
@@ -68,15 +69,34 @@ def raise_target(st: HandState, s: int) -> int:
     return target if target < cap else cap
 
 
-def betting_options(st: HandState, s: int) -> tuple[int, int, bool]:
-    """What seat ``s``, the actor of a betting round, may do, as ``(call_to, raise_to,
-    opening)``: the round total a call reaches (0: nothing to call, he may check; less
-    than the bet if he is all-in), the round total of a bet or raise (0: not allowed,
-    see :func:`raise_refusal`), and whether it would be a bet (no bet yet this round) rather than
-    a raise. Folding is always allowed. The one rule behind ``Hand.legal_actions`` and
-    the views' legal actions (:func:`betting_choices`); the hot path's
-    ``Hand.can_bet_or_raise`` / ``bet_or_raise`` write the raise condition inline and
-    :func:`raise_refusal` says why it fails (a test holds the three equal)."""
+#: the betting actions of each situation seen, by (call_to, raise_to, opening): shared,
+#: immutable (bounded: the situations of the stakes in play)
+_BETTING_ACTIONS: dict[tuple[int, int, bool], tuple[Action, ...]] = {}
+_new_choices = object.__new__
+
+
+def legal_actions(st: HandState) -> Sequence[Action]:
+    """Every legal action of the actor, fully specified and immutable - the one
+    implementation behind ``Hand.legal_actions`` (bound to it as the method) and the
+    views' legal actions.
+
+    Betting: ``fold`` (always allowed), ``check`` or ``call`` (to the round total he
+    reaches, less if all-in), and ``bet`` or ``raise`` (one unit over the last full bet or
+    raise, less if all-in) when he has not acted since the last full bet or raise, the
+    cap is not reached, his chips exceed the call and somebody else can still bet (why
+    not: :func:`raise_refusal`); a shared tuple per situation. Draw: the discard choices
+    of his cards (:class:`~triple_draw.game.actions.DiscardChoices`). Over: ``[]``.
+
+    The hot path's ``Hand.can_bet_or_raise`` / ``bet_or_raise`` write the raise condition
+    inline; tests/test_hand_api.py holds them equal to this at every decision of many
+    hands."""
+    if st._phase:
+        if st._phase == OVER:
+            return []
+        d = _new_choices(DiscardChoices)
+        d._held = tuple(sorted(st._hands[st._actor]))  # type: ignore[index]
+        return d
+    s: int = st._actor  # type: ignore[assignment]
     mine = st._bet[s]
     level = st._level
     owe = level - mine
@@ -93,24 +113,18 @@ def betting_options(st: HandState, s: int) -> tuple[int, int, bool]:
         raise_to = target if target < cap else cap
     else:
         raise_to = 0
-    return call_to, raise_to, level == 0
-
-
-def choices_of(options: tuple[int, int, bool]) -> list[tuple[str, int | None]]:
-    """The legal betting actions of :func:`betting_options` as ``(kind, amount)``: fold,
-    check or call, and bet or raise when allowed."""
-    call_to, raise_to, opening = options
-    out: list[tuple[str, int | None]] = [(FOLD, None)]
-    out.append((CALL, call_to) if call_to else (CHECK, None))
-    if raise_to:
-        out.append((BET_KIND if opening else RAISE, raise_to))
-    return out
-
-
-def betting_choices(st: HandState, s: int) -> list[tuple[str, int | None]]:
-    """The legal actions of seat ``s``, the actor of a betting round, as ``(kind,
-    amount)`` (:func:`betting_options`)."""
-    return choices_of(betting_options(st, s))
+    key = (call_to, raise_to, level == 0)
+    acts = _BETTING_ACTIONS.get(key)
+    if acts is None:
+        acts = (
+            make_action(FOLD),
+            make_action(CALL, call_to) if call_to else make_action(CHECK),
+        )
+        if raise_to:
+            acts += (make_action(BET_KIND if level == 0 else RAISE, raise_to),)
+        if len(_BETTING_ACTIONS) < 4096:
+            _BETTING_ACTIONS[key] = acts
+    return acts
 
 
 # -- the flow of a round -------------------------------------------------------------------

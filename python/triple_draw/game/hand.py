@@ -33,10 +33,9 @@ from triple_draw.game.events import (
     RAISE,
 )
 from triple_draw.game.events import BET as BET_KIND
-from triple_draw.game.actions import Action, DiscardChoices, make_action
+from triple_draw.game.actions import Action
+from triple_draw.game.betting import legal_actions as _legal_actions
 from triple_draw.game.betting import (
-    betting_options,
-    choices_of,
     end_round,
     next_actor,
     raise_refusal,
@@ -61,11 +60,6 @@ _CW = [
     for n in range(10)
 ]
 
-
-_new_choices = object.__new__
-
-#: the betting actions of each betting_options() value seen (shared immutable Actions)
-_BETTING_ACTIONS: dict[tuple[int, int, bool], tuple[Action, ...]] = {}
 
 #: _DEAL[n][sb]: ``(seat, p)`` in dealing order: seat gets cards p, p + n, ... of the deal
 _DEAL = [
@@ -549,28 +543,12 @@ class Hand(HandState):
 
     # -- legal actions ---------------------------------------------------------------------
 
-    def legal_actions(self) -> Sequence[Action]:
-        """Every legal action of the actor, fully specified (amounts, cards), immutable.
-
-        Betting: a tuple of ``fold`` (allowed even when a check is possible), ``check``
-        or ``call``, and ``bet``/``raise`` when allowed. Draw: the 32 discard choices of
-        the actor's five cards as a :class:`~triple_draw.game.actions.DiscardChoices`
-        sequence, where item ``m`` throws the cards (in ascending id order) at the set
-        bits of ``m`` (standing pat first, all five last). Over: ``[]``."""
-        ph = self._phase
-        if ph:
-            if ph == OVER:
-                return []
-            d = _new_choices(DiscardChoices)
-            d._held = tuple(sorted(self._hands[self._actor]))  # type: ignore[index]
-            return d
-        options = betting_options(self, self._actor)  # type: ignore[arg-type]
-        acts = _BETTING_ACTIONS.get(options)
-        if acts is None:
-            acts = tuple(make_action(k, a) for k, a in choices_of(options))
-            if len(_BETTING_ACTIONS) < 4096:
-                _BETTING_ACTIONS[options] = acts
-        return acts
+    #: Every legal action of the actor (:func:`triple_draw.game.betting.legal_actions`):
+    #: while betting a tuple of shared immutable actions - ``fold``, ``check`` or
+    #: ``call``, and ``bet``/``raise`` when allowed; in a draw the 32 discard choices as a
+    #: :class:`~triple_draw.game.actions.DiscardChoices` sequence (item ``m`` throws the
+    #: held cards, in ascending id order, at the set bits of ``m``); over: ``[]``.
+    legal_actions = _legal_actions
 
     # -- applying actions -------------------------------------------------------------------
 
@@ -697,7 +675,7 @@ class Hand(HandState):
         st = self._stacks
         level = self._level
         x = st[s]
-        # the raise condition of betting_options (betting.py), inline
+        # the raise condition of legal_actions (betting.py), inline
         if not (
             self._to_act[s] == MAY_RAISE
             and self._full_bets < self._max_full_bets
