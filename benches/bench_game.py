@@ -50,6 +50,44 @@ def play_hands(
     return decisions
 
 
+def play_hands_generic(
+    rules: Rules, n_hands: int, seed0: int = 0, policy_seed: int = 0, core: object = None
+) -> int:
+    """The same policy through the generic agent API: ``legal_actions()``, pick one of the
+    listed actions, ``apply()`` it. At a draw the policy draws one random bit per held
+    card (thrown with probability 0.4) and takes the listed discard of that bit mask
+    (item ``m`` of the discard choices throws the cards at the set bits of ``m``); at a
+    betting decision it picks uniformly among check-or-call, fold (only facing a bet) and
+    bet-or-raise (when listed). Returns the number of decisions made."""
+    rnd = random.Random(policy_seed).random
+    decisions = 0
+    for i in range(seed0, seed0 + n_hands):
+        h = Hand(rules, STACKS, i % 6, i, core=core)
+        while h.actor is not None:
+            legal = h.legal_actions()
+            if h.in_draw:  # one random bit per held card: thrown with probability 0.4
+                h.apply(
+                    legal[
+                        (rnd() < 0.4)
+                        | (rnd() < 0.4) << 1
+                        | (rnd() < 0.4) << 2
+                        | (rnd() < 0.4) << 3
+                        | (rnd() < 0.4) << 4
+                    ]
+                )
+            else:
+                facing = legal[1].kind == "call"
+                x = int(rnd() * (len(legal) - 1 + facing))
+                if x == 0:
+                    h.apply(legal[1])
+                elif facing and x == 1:
+                    h.apply(legal[0])
+                else:
+                    h.apply(legal[2])
+            decisions += 1
+    return decisions
+
+
 def _record_rate(benchmark, hands: int) -> None:  # type: ignore[no-untyped-def]
     if benchmark.stats:  # None under --benchmark-disable
         benchmark.extra_info["hands_per_second"] = round(hands / benchmark.stats.stats.min)
@@ -66,6 +104,42 @@ def test_bench_6max_random_hands_online_rules(benchmark):
     rules = Rules.online()
     benchmark.pedantic(play_hands, args=(rules, BATCH), rounds=10, iterations=1, warmup_rounds=1)
     _record_rate(benchmark, BATCH)
+
+
+def test_bench_6max_generic_agent_loop(benchmark):
+    """legal_actions() + apply() with the same policy (issue target: >= 20,000 hands/s)."""
+    rules = Rules()
+    benchmark.pedantic(
+        play_hands_generic, args=(rules, BATCH), rounds=10, iterations=1, warmup_rounds=1
+    )
+    _record_rate(benchmark, BATCH)
+
+
+def test_bench_view_6max(benchmark):
+    """``view(seat)`` of the actor at every decision of 6-max random hands (target: <= 3 us
+    on average); the time per view is in extra_info."""
+    rules = Rules()
+    hands = []
+    rnd = random.Random(1).random
+    for i in range(200):
+        h = Hand(rules, STACKS, i % 6, i)
+        while h.actor is not None:
+            hands.append(h.copy())
+            if h.in_draw:
+                h.discard([c for c in h.hole_ids(h.actor) if rnd() < 0.4])
+            elif rnd() < 0.7 or not h.can_bet_or_raise():
+                h.check_or_call()
+            else:
+                h.bet_or_raise()
+    seats = [h.actor for h in hands]
+
+    def views() -> None:
+        for h, s in zip(hands, seats, strict=True):
+            h.view(s)
+
+    benchmark.pedantic(views, rounds=10, iterations=1, warmup_rounds=1)
+    if benchmark.stats:
+        benchmark.extra_info["us_per_view"] = round(benchmark.stats.stats.min / len(hands) * 1e6, 2)
 
 
 def test_bench_6max_random_hands_reference_core(benchmark):

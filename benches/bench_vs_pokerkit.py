@@ -42,7 +42,7 @@ from triple_draw.game import Rules
 
 # The random policy and our side of the game loop are bench_game's own (same directory).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_game import STACKS, play_hands
+from bench_game import STACKS, play_hands, play_hands_generic
 
 try:  # PokerKit is the bar, not a dependency: the module is skipped without it
     from pokerkit import Automation, Mode, StandardLowHand
@@ -168,6 +168,14 @@ def play_ours(
     return play_hands(rules, n_hands, seed0, policy_seed)
 
 
+def play_ours_generic(
+    n_hands: int, rules: Rules = POKERKIT_LIKE, seed0: int = 0, policy_seed: int = 0
+) -> int:
+    """Ours through the generic agent API (``legal_actions()`` + ``apply()``), the same
+    policy chosen from the listed actions; returns decisions."""
+    return play_hands_generic(rules, n_hands, seed0, policy_seed)
+
+
 # -- pytest-benchmark ----------------------------------------------------------------------------
 # Every benchmark of a group does the same work per round (all N_EVAL hands; GAME_ROUND
 # complete hands), so pytest-benchmark's relative figures in parentheses are the ratios.
@@ -226,6 +234,13 @@ def test_game_ours_pokerkit_like_rules(benchmark) -> None:  # type: ignore[no-un
 
 
 @cpu_game
+def test_game_ours_generic_agent_loop(benchmark) -> None:  # type: ignore[no-untyped-def]
+    benchmark.pedantic(
+        play_ours_generic, args=(GAME_ROUND,), rounds=20, iterations=1, warmup_rounds=1
+    )
+
+
+@cpu_game
 def test_game_ours_default_rules(benchmark) -> None:  # type: ignore[no-untyped-def]
     benchmark.pedantic(
         play_ours, args=(GAME_ROUND, Rules()), rounds=20, iterations=1, warmup_rounds=1
@@ -270,6 +285,7 @@ def main() -> None:
         "pk": play_pokerkit(PK_HANDS, policy_seed=99) / PK_HANDS,  # also a warm-up
         "ours": play_ours(OUR_HANDS, policy_seed=99) / OUR_HANDS,
         "ours_default": play_ours(OUR_HANDS, Rules(), policy_seed=99) / OUR_HANDS,
+        "ours_generic": play_ours_generic(OUR_HANDS, policy_seed=99) / OUR_HANDS,
     }
     runs = iter(range(10**6))
     gm = best_cpu(
@@ -277,6 +293,7 @@ def main() -> None:
             "pk": lambda: play_pokerkit(PK_HANDS, policy_seed=next(runs)),
             "ours": lambda: play_ours(OUR_HANDS, seed0=next(runs) * OUR_HANDS),
             "ours_default": lambda: play_ours(OUR_HANDS, Rules(), seed0=next(runs) * OUR_HANDS),
+            "ours_generic": lambda: play_ours_generic(OUR_HANDS, seed0=next(runs) * OUR_HANDS),
         },
         n=RUNS,
     )
@@ -284,6 +301,7 @@ def main() -> None:
         "pk": PK_HANDS / gm["pk"],
         "ours": OUR_HANDS / gm["ours"],
         "ours_default": OUR_HANDS / gm["ours_default"],
+        "ours_generic": OUR_HANDS / gm["ours_generic"],
     }
 
     from importlib.metadata import version
@@ -320,6 +338,7 @@ def main() -> None:
         ("pk", f"PokerKit State ({PK_HANDS} hands/run)"),
         ("ours", f"triple_draw Hand, PokerKit-like rules ({OUR_HANDS:,}/run)"),
         ("ours_default", f"triple_draw Hand, default Rules() ({OUR_HANDS:,}/run)"),
+        ("ours_generic", f"triple_draw legal_actions()+apply(), PokerKit-like ({OUR_HANDS:,})"),
     ]
     for key, label in grows:
         r = game_rate[key]

@@ -505,3 +505,29 @@ def test_bad_setups_raise_the_package_argument_error(make, message) -> None:  # 
     with pytest.raises(ArgumentError, match=message) as info:
         make()
     assert isinstance(info.value, TripleDrawError) and isinstance(info.value, ValueError)
+
+
+def test_the_bet_or_raise_rule_is_one_rule() -> None:
+    """The listed legal actions (betting.legal_actions), Hand.can_bet_or_raise /
+    bet_or_raise_amount / facing_bet / to_call (the hot path's inline copies) and
+    raise_refusal agree at every betting decision of many hands, and so do the view's
+    legal actions (docs/rules.md: *Betting*, *All-in for less*)."""
+    from triple_draw.game.betting import raise_refusal
+
+    rnd = random.Random(3)
+    for i in range(200):
+        n = 2 + i % 5
+        rules = Rules(raise_cap=1 + i % 4, short_all_in=("half-bet", "full-raise")[i % 2])
+        h = Hand(rules, [rnd.choice([3, 7, 30, 100]) for _ in range(n)], i % n, i)
+        while not h.is_over:
+            if not h.in_draw:
+                s = h.actor
+                legal = h.legal_actions()
+                raise_to = legal[2].amount if len(legal) == 3 else None
+                assert h.can_bet_or_raise() == bool(raise_to) == (raise_refusal(h, s) == "")
+                assert h.bet_or_raise_amount() == raise_to
+                assert (legal[1].kind == "call") == h.facing_bet
+                if h.facing_bet:
+                    assert legal[1].amount == h.bets[s] + h.to_call
+                assert h.view(s)["legal_actions"] == [a.to_dict() for a in legal]
+            h.apply(rnd.choice(h.legal_actions()))

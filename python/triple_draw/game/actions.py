@@ -20,13 +20,25 @@ Action('discard', cards=(0, 22))
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from triple_draw.game.cards import CARD_TEXT, to_ids
 from triple_draw.errors import ArgumentError
 
-__all__ = ["Action", "ACTION_KINDS", "Fold", "Check", "Call", "Bet", "Raise", "Discard"]
+__all__ = [
+    "Action",
+    "ACTION_KINDS",
+    "DiscardChoices",
+    "Fold",
+    "Check",
+    "Call",
+    "Bet",
+    "Raise",
+    "Discard",
+]
 
 ACTION_KINDS = ("fold", "check", "call", "bet", "raise", "discard")
 _BETTING = frozenset(("call", "bet", "raise"))
@@ -136,3 +148,107 @@ def Raise(amount: int | None = None) -> Action:  # noqa: N802
 def Discard(cards: Any = ()) -> Action:  # noqa: N802
     """A draw: discard ``cards`` (text like ``"7h 2c"``, ids or Card objects); none = pat."""
     return Action("discard", None, tuple(to_ids(cards)))
+
+
+def _picker(pos: tuple[int, ...]) -> Any:
+    """A function taking a hand (tuple) to the tuple of its cards at positions ``pos``."""
+    if not pos:
+        return lambda held: ()
+    if len(pos) == 1:
+        j = pos[0]
+        return lambda held: (held[j],)
+    return operator.itemgetter(*pos)
+
+
+#: _PICK[n][m]: takes a sorted hand of n cards to its cards at the set bits of m
+_PICK = [
+    [_picker(tuple(j for j in range(n) if m >> j & 1)) for m in range(1 << n)] for n in range(6)
+]
+#: discard actions already built, by their cards (bounded: the common small draws)
+_DISCARDS: dict[tuple[int, ...], Action] = {}
+_DISCARDS_MAX = 1 << 15
+
+
+def discard_action(cards: tuple[int, ...]) -> Action:
+    """The discard of ``cards`` (a sorted tuple of ids), shared when already built."""
+    a = _DISCARDS.get(cards)
+    if a is None:
+        a = make_action("discard", None, cards)
+        if len(_DISCARDS) < _DISCARDS_MAX:
+            _DISCARDS[cards] = a
+    return a
+
+
+class DiscardChoices(Sequence[Action]):
+    """The legal draws of a hand: an immutable sequence of the ``2 ** len(held)`` discard
+    actions (32 for five cards), built on demand.
+
+    ``choices[m]`` discards the held cards (in ascending id order) at the set bits of
+    ``m``: ``choices[0]`` stands pat, ``choices[-1]`` throws all five, ``choices[0b101]``
+    throws the lowest and the third lowest card. An agent with a 32-way discard output
+    indexes it directly; iterating, ``in``, ``index`` and ``==`` (with any sequence of
+    actions) work as on a list.
+
+    >>> d = DiscardChoices([12, 0, 51, 30, 7])
+    >>> len(d), d[0], d[0b101]
+    (32, Action('discard', cards=()), Action('discard', cards=(0, 12)))
+    """
+
+    __slots__ = ("_held",)
+
+    def __init__(self, held: Iterable[int]) -> None:
+        self._held = tuple(sorted(held))
+
+    def __len__(self) -> int:
+        return 1 << len(self._held)
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if type(i) is not int:
+            if isinstance(i, slice):
+                return [self[k] for k in range(*i.indices(len(self)))]
+            i = operator.index(i)
+        held = self._held
+        try:
+            pick = _PICK[len(held)][i]
+        except IndexError:
+            raise IndexError("discard choice index out of range") from None
+        cards = pick(held)
+        a = _DISCARDS.get(cards)
+        return discard_action(cards) if a is None else a
+
+    def __iter__(self) -> Iterator[Action]:
+        held = self._held
+        for pick in _PICK[len(held)]:
+            yield discard_action(pick(held))
+
+    def __contains__(self, x: object) -> bool:
+        if type(x) is not Action or x.kind != "discard":
+            return False
+        cards = x.cards or ()
+        return len(set(cards)) == len(cards) and all(c in self._held for c in cards)
+
+    def index(self, x: object, start: int = 0, stop: int | None = None) -> int:
+        if x not in self:
+            raise ValueError(f"{x!r} is not a legal discard")
+        assert type(x) is Action
+        m = sum(1 << self._held.index(c) for c in x.cards or ())
+        if not start <= m < (len(self) if stop is None else stop):
+            raise ValueError(f"{x!r} is not in the range")
+        return m
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DiscardChoices):
+            return self._held == other._held
+        if isinstance(other, (list, tuple)):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._held)
+
+    def __repr__(self) -> str:
+        return f"DiscardChoices({list(self._held)!r})"

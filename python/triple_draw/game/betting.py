@@ -1,32 +1,35 @@
-"""The betting rounds (rules: *Betting*), as functions of a :class:`HandState`.
+"""The betting rounds (docs/rules.md: *Betting*), as functions of a :class:`HandState`.
 
-- :func:`raise_refusal`: the one rule of whether the actor may bet or raise, and why not
-  (``Hand.can_bet_or_raise``, ``legal_actions``, ``apply``, ``bet_or_raise`` and the views
-  all ask it, PokerKit's verify/can/do pattern);
-- :func:`betting_choices`: the one list of the actor's legal betting actions (``Hand.
-  legal_actions`` and ``view`` build their objects or dicts from it);
+- :func:`legal_actions`: the one rule of what the actor may do (check or call to what
+  amount, bet or raise to what amount if at all; the discard choices in a draw), bound
+  as ``Hand.legal_actions`` and used by the views;
+- :func:`raise_refusal`: why a bet or raise is not allowed (the error messages of
+  ``apply`` and ``bet_or_raise``: PokerKit's verify/can/do pattern);
 - the flow: :func:`next_actor`, :func:`seek`, :func:`end_round`, :func:`start_round`.
 
-The actions themselves (``fold``, ``check_or_call``, ``bet_or_raise``) are the hot path and
-live in ``hand.py``; they use :func:`may_raise`, the same condition as
-:func:`raise_refusal` written inline.
+The actions themselves (``fold``, ``check_or_call``, ``bet_or_raise``) and
+``can_bet_or_raise`` are the hot path and live in ``hand.py``, with the raise condition of
+:func:`legal_actions` written inline; tests/test_hand_api.py holds them equal at every
+decision of many hands.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from triple_draw.game.actions import Action, DiscardChoices, make_action
 from triple_draw.game.events import BEGIN_ROUND, CALL, CHECK, FOLD, RAISE
 from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.drawing import start_draw
-from triple_draw.game.phase import BET, MAY_RAISE
+from triple_draw.game.phase import BET, MAY_RAISE, OVER
 from triple_draw.game.rules import UNCAPPED
 from triple_draw.game.showdown import finish
 from triple_draw.game.state import HandState
 
 __all__ = [
-    "may_raise",
     "raise_refusal",
     "raise_target",
-    "betting_choices",
+    "legal_actions",
     "next_actor",
     "seek",
     "end_round",
@@ -34,20 +37,10 @@ __all__ = [
 ]
 
 
-def may_raise(st: HandState, s: int) -> bool:
-    """Whether seat ``s`` (the actor of a betting round) may bet or raise: he has not
-    acted since the last full bet or raise, the cap is not reached, his chips exceed the
-    call, and somebody else can still bet."""
-    return (
-        st._to_act[s] == MAY_RAISE
-        and st._full_bets < st._max_full_bets
-        and st._stacks[s] > st._level - st._bet[s]
-        and st._n_active > 1
-    )
-
-
 def raise_refusal(st: HandState, s: int) -> str:
-    """Why seat ``s`` may not bet or raise now, or ``""`` if he may (:func:`may_raise`)."""
+    """Why seat ``s`` may not bet or raise now, or ``""`` if he may: he has acted since the
+    last full bet or raise (a short all-in did not reopen the betting), the cap is
+    reached, his chips do not exceed the call, or nobody else can still bet."""
     verb = "bet" if st._level == 0 else "raise"
     if st._full_bets >= st._max_full_bets:
         over = "the big blind" if st._street == 0 and not st._rc.big_blind_is_bet else "the bet"
@@ -76,22 +69,62 @@ def raise_target(st: HandState, s: int) -> int:
     return target if target < cap else cap
 
 
-def betting_choices(st: HandState, s: int) -> list[tuple[str, int | None]]:
-    """The legal actions of seat ``s``, the actor of a betting round, as ``(kind,
-    amount)``: fold (always allowed), check or call (to the amount he reaches, less if
-    all-in), and bet or raise when :func:`may_raise`."""
-    out: list[tuple[str, int | None]] = [(FOLD, None)]
+#: the betting actions of each situation seen, by (call_to, raise_to, opening): shared,
+#: immutable (bounded: the situations of the stakes in play)
+_BETTING_ACTIONS: dict[tuple[int, int, bool], tuple[Action, ...]] = {}
+_new_choices = object.__new__
+
+
+def legal_actions(st: HandState) -> Sequence[Action]:
+    """Every legal action of the actor, fully specified and immutable - the one
+    implementation behind ``Hand.legal_actions`` (bound to it as the method) and the
+    views' legal actions.
+
+    Betting: ``fold`` (always allowed), ``check`` or ``call`` (to the round total he
+    reaches, less if all-in), and ``bet`` or ``raise`` (one unit over the last full bet or
+    raise, less if all-in) when he has not acted since the last full bet or raise, the
+    cap is not reached, his chips exceed the call and somebody else can still bet (why
+    not: :func:`raise_refusal`); a shared tuple per situation. Draw: the discard choices
+    of his cards (:class:`~triple_draw.game.actions.DiscardChoices`). Over: ``[]``.
+
+    The hot path's ``Hand.can_bet_or_raise`` / ``bet_or_raise`` write the raise condition
+    inline; tests/test_hand_api.py holds them equal to this at every decision of many
+    hands."""
+    if st._phase:
+        if st._phase == OVER:
+            return []
+        d = _new_choices(DiscardChoices)
+        d._held = tuple(sorted(st._hands[st._actor]))  # type: ignore[index]
+        return d
+    s: int = st._actor  # type: ignore[assignment]
     mine = st._bet[s]
     level = st._level
     owe = level - mine
-    if owe > 0:
-        x = st._stacks[s]
-        out.append((CALL, mine + (owe if owe < x else x)))
+    x = st._stacks[s]
+    call_to = (mine + (owe if owe < x else x)) if owe > 0 else 0
+    if (
+        st._to_act[s] == MAY_RAISE
+        and st._full_bets < st._max_full_bets
+        and x > owe
+        and st._n_active > 1
+    ):
+        target = st._full_level + st._unit
+        cap = mine + x
+        raise_to = target if target < cap else cap
     else:
-        out.append((CHECK, None))
-    if may_raise(st, s):
-        out.append((BET_KIND if level == 0 else RAISE, raise_target(st, s)))
-    return out
+        raise_to = 0
+    key = (call_to, raise_to, level == 0)
+    acts = _BETTING_ACTIONS.get(key)
+    if acts is None:
+        acts = (
+            make_action(FOLD),
+            make_action(CALL, call_to) if call_to else make_action(CHECK),
+        )
+        if raise_to:
+            acts += (make_action(BET_KIND if level == 0 else RAISE, raise_to),)
+        if len(_BETTING_ACTIONS) < 4096:
+            _BETTING_ACTIONS[key] = acts
+    return acts
 
 
 # -- the flow of a round -------------------------------------------------------------------
@@ -100,11 +133,20 @@ def betting_choices(st: HandState, s: int) -> list[tuple[str, int | None]]:
 def next_actor(st: HandState, s: int) -> None:
     """After seat ``s`` acted: hand the action to the next seat that must act, or end the
     betting round."""
-    a = seek(st, s + 1 if s + 1 < st._n else 0)
-    if a >= 0:
-        st._actor = a
-    else:
-        end_round(st)
+    # seek(st, s + 1), inline: the hot path
+    to_act = st._to_act
+    n = st._n
+    j = s + 1 if s + 1 < n else 0
+    for _ in range(n):
+        if to_act[j]:
+            if st._n_active > 1 or st._bet[j] < st._level:
+                st._actor = j
+                return
+            break
+        j += 1
+        if j == n:
+            j = 0
+    end_round(st)
 
 
 def seek(st: HandState, j: int) -> int:

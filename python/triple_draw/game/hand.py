@@ -14,7 +14,6 @@ Seats are ``0 .. n-1`` in clockwise order. Heads-up the button posts the small b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 from operator import attrgetter
 from typing import Any
 
@@ -34,9 +33,9 @@ from triple_draw.game.events import (
     RAISE,
 )
 from triple_draw.game.events import BET as BET_KIND
-from triple_draw.game.actions import Action, make_action
+from triple_draw.game.actions import Action
+from triple_draw.game.betting import legal_actions as _legal_actions
 from triple_draw.game.betting import (
-    betting_choices,
     end_round,
     next_actor,
     raise_refusal,
@@ -544,24 +543,12 @@ class Hand(HandState):
 
     # -- legal actions ---------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action of the actor, fully specified (amounts, cards).
-
-        Betting: ``fold`` (allowed even when a check is possible), ``check`` or
-        ``call``, and ``bet``/``raise`` when allowed. Draw: the 32 discard choices of the
-        actor's five cards (standing pat first). Over: ``[]``."""
-        ph = self._phase
-        if ph == OVER:
-            return []
-        s: int = self._actor  # type: ignore[assignment]
-        if ph == DRAW:
-            held = sorted(self._hands[s])
-            return [
-                make_action(DISCARD, None, combo)
-                for k in range(len(held) + 1)
-                for combo in combinations(held, k)
-            ]
-        return [make_action(kind, amount) for kind, amount in betting_choices(self, s)]
+    #: Every legal action of the actor (:func:`triple_draw.game.betting.legal_actions`):
+    #: while betting a tuple of shared immutable actions - ``fold``, ``check`` or
+    #: ``call``, and ``bet``/``raise`` when allowed; in a draw the 32 discard choices as a
+    #: :class:`~triple_draw.game.actions.DiscardChoices` sequence (item ``m`` throws the
+    #: held cards, in ascending id order, at the set bits of ``m``); over: ``[]``.
+    legal_actions = _legal_actions
 
     # -- applying actions -------------------------------------------------------------------
 
@@ -581,26 +568,30 @@ class Hand(HandState):
         if kind == DISCARD:
             self.discard(action.cards)
             return
-        if self._phase != BET:
+        if self._phase:
             raise self._not_betting(kind)
-        s: int = self._actor  # type: ignore[assignment]
-        owe = self._level - self._bet[s]
         if kind == FOLD:
             self.fold()
+            return
+        s: int = self._actor  # type: ignore[assignment]
+        owe = self._level - self._bet[s]
+        if kind == CALL:
+            if owe <= 0:
+                raise IllegalActionError(
+                    f"seat {s} cannot call: there is nothing to call (check instead)"
+                )
+            amount = action.amount
+            if amount is not None:
+                x = self._stacks[s]
+                want = self._bet[s] + (owe if owe < x else x)
+                if amount != want:
+                    raise IllegalActionError(f"seat {s} calls to {want}, not {amount}")
+            self.check_or_call()
         elif kind == CHECK:
             if owe > 0:
                 raise IllegalActionError(
                     f"seat {s} cannot check: facing a bet of {self._level} ({self.to_call} to call)"
                 )
-            self.check_or_call()
-        elif kind == CALL:
-            if owe <= 0:
-                raise IllegalActionError(
-                    f"seat {s} cannot call: there is nothing to call (check instead)"
-                )
-            want = self._bet[s] + self.to_call
-            if action.amount is not None and action.amount != want:
-                raise IllegalActionError(f"seat {s} calls to {want}, not {action.amount}")
             self.check_or_call()
         else:  # bet / raise
             if kind == BET_KIND and self._level > 0:
@@ -611,15 +602,18 @@ class Hand(HandState):
                 raise IllegalActionError(
                     f"seat {s} cannot raise: there is no bet this round (bet instead)"
                 )
-            why = raise_refusal(self, s)
-            if why:
-                raise IllegalActionError(why)
-            want = raise_target(self, s)
-            if action.amount is not None and action.amount != want:
-                raise IllegalActionError(
-                    f"seat {s} can only {kind} to exactly {want} (fixed limit), not {action.amount}"
-                )
-            self.bet_or_raise()
+            amount = action.amount
+            if amount is not None:
+                # raise_target (betting.py), inline
+                want = self._full_level + self._unit
+                cap = self._bet[s] + self._stacks[s]
+                if cap < want:
+                    want = cap
+                if amount != want and not raise_refusal(self, s):
+                    raise IllegalActionError(
+                        f"seat {s} can only {kind} to exactly {want} (fixed limit), not {amount}"
+                    )
+            self.bet_or_raise()  # raises with raise_refusal's reason when not allowed
 
     def _not_betting(self, what: str) -> IllegalActionError:
         if self._phase == OVER:
@@ -681,7 +675,7 @@ class Hand(HandState):
         st = self._stacks
         level = self._level
         x = st[s]
-        # may_raise (betting.py), inline
+        # the raise condition of legal_actions (betting.py), inline
         if not (
             self._to_act[s] == MAY_RAISE
             and self._full_bets < self._max_full_bets

@@ -20,7 +20,7 @@ from threading import Lock
 from typing import Any
 
 from triple_draw.game import events as ev
-from triple_draw.game.betting import betting_choices
+from triple_draw.game.betting import legal_actions
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.events import LogEntry
 from triple_draw.game.phase import BET, OVER, PHASES
@@ -179,7 +179,5 @@ def build_view(h: HandState, vc: ViewCache, seat: int) -> dict[str, Any]:
 
 
 def _betting_actions(h: HandState, s: int) -> list[dict[str, Any]]:
-    """The actor's legal betting actions as dicts (:func:`betting_choices`)."""
-    return [
-        {"kind": k} if a is None else {"kind": k, "amount": a} for k, a in betting_choices(h, s)
-    ]
+    """The actor's legal betting actions as dicts (:func:`legal_actions`)."""
+    return [a.to_dict() for a in legal_actions(h)]
