@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = sorted((ROOT / "fuzz" / "corpus" / "phh").iterdir())
+CORPUS = sorted((ROOT / "fuzz" / "seeds" / "phh").iterdir())
 _spec = importlib.util.spec_from_file_location("fuzz_phh", ROOT / "fuzz" / "python" / "fuzz_phh.py")
 assert _spec is not None and _spec.loader is not None
 fuzz_phh = importlib.util.module_from_spec(_spec)

@@ -4,7 +4,7 @@ Every input must either load or be refused with a
 :class:`~triple_draw.errors.TripleDrawError` subclass; any other exception is a crash.
 With atheris (``pip install atheris``; Linux, CPython)::
 
-    python fuzz/python/fuzz_phh.py fuzz/corpus/phh -max_total_time=600
+    python fuzz/python/fuzz_phh.py fuzz/corpus/phh fuzz/seeds/phh -max_total_time=600
 
 runs the coverage-guided fuzzer from the seed corpus (``-atheris_runs=N`` bounds the
 number of inputs instead). The same property is run as a test with hypothesis in

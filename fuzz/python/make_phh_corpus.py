@@ -1,4 +1,4 @@
-"""Write the seed corpus of the PHH fuzz target (``fuzz/corpus/phh/``).
+"""Write the seed corpus of the PHH fuzz target (``fuzz/seeds/phh/``).
 
 A few small hands that between them use every part of the format: a hand won at once, a
 showdown, a draw left unfinished, antes, a player's view with ``??`` cards and reshuffles,
@@ -22,7 +22,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-OUT = Path(__file__).resolve().parent.parent / "corpus" / "phh"
+OUT = Path(__file__).resolve().parent.parent / "seeds" / "phh"
 
 
 def play(hand: Hand, rng: random.Random, steps: int | None = None, heavy: float = 0.3) -> Hand:
