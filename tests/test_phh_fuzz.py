@@ -1,5 +1,5 @@
 """Fuzzing ``phh.loads`` (docs: PHH, untrusted input): texts mutated from the seed corpus
-in ``fuzz/corpus/phh/`` either load or are refused with a ``TripleDrawError``, never
+in ``fuzz/seeds/phh/`` either load or are refused with a ``TripleDrawError``, never
 another exception. ``fuzz/python/fuzz_phh.py`` runs the same check under atheris."""
 
 from __future__ import annotations
