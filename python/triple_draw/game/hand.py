@@ -13,7 +13,7 @@ Seats are ``0 .. n-1`` in clockwise order. Heads-up the button posts the small b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from operator import attrgetter
 from typing import Any
@@ -59,6 +59,16 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
     - ``withhold``: cards a replay will deal later as given cards (``discard(...,
       receive=...)``): cards of the stub that a random deal takes only once the rest of
       the stub is used up.
+    - ``no_small_blind``: nobody posts the small blind this hand (the player who owed it
+      has left: a dead small blind under the dead-button rule); the first seat left of
+      the button posts the big blind and :attr:`small_blind_seat` is ``None``. 3+ players.
+    - ``posts``: extra forced bets of players coming into the game, ``{seat: (live,
+      dead)}`` (not the blinds' seats): ``live`` chips (``0 <= live <= big_blind``) are
+      the seat's bet of round 1, as a big blind is (the seat still acts in turn and may
+      check or raise); ``dead`` chips go into the pot without counting as a bet, like an
+      ante. A short stack posts what it has (live first). They appear in the history as
+      ``post_big_blind`` and ``post_ante`` events after the blinds. :class:`Table` uses
+      both for the card room's rules between hands.
 
     Drive it with :meth:`apply` or :meth:`fold`, :meth:`check_or_call`,
     :meth:`bet_or_raise`, :meth:`discard` while :attr:`actor` is not ``None``.
@@ -125,6 +135,8 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         deck: Any = None,
         core: Any = None,
         withhold: Any = None,
+        no_small_blind: bool = False,
+        posts: Mapping[int, tuple[int, int]] | None = None,
     ) -> None:
         if type(rules) is not Rules:
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
@@ -146,6 +158,7 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         self._core = core
         self._n = n
         self._button = button
+        sb: int | None
         if n == 2:
             sb = button
             bb = 1 - button
@@ -156,6 +169,10 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
             bb = sb + 1
             if bb >= n:
                 bb -= n
+        extra: list[tuple[int, int, int]] = []
+        if no_small_blind or posts:
+            sb, bb, extra = _forced_bets(n, button, no_small_blind, posts, rules)
+        first = bb if sb is None else sb  # the deal starts left of the button
         self._sb = sb
         self._bb = bb
         self._start = tuple(stacks)
@@ -166,15 +183,15 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         if ante:
             total = [0] * n
             for p in range(n):
-                s = (sb + p) % n
+                s = (first + p) % n
                 a = ante if st[s] > ante else st[s]
                 st[s] -= a
                 total[s] = a
                 log.append(("post_ante", s, a, None))
         x = rules.small_blind
-        if x > st[sb]:  # a short blind posts what he has and is all-in
-            x = st[sb]
-        if x:
+        if x and sb is not None:
+            if x > st[sb]:  # a short blind posts what he has and is all-in
+                x = st[sb]
             st[sb] -= x
             bet[sb] = x
             log.append(("post_small_blind", sb, x, None))
@@ -186,10 +203,20 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
             bet[bb] = x
             log.append(("post_big_blind", bb, x, None))
         if ante:
-            total[sb] += bet[sb]
+            if sb is not None:
+                total[sb] += bet[sb]
             total[bb] += bet[bb]
         else:
             total = bet[:]
+        for s, live, dead in extra:
+            for x, kind in ((live, "post_big_blind"), (dead, "post_ante")):
+                x = x if x < st[s] else st[s]
+                if x:
+                    st[s] -= x
+                    total[s] += x
+                    if kind == "post_big_blind":
+                        bet[s] = x
+                    log.append((kind, s, x, None))
         self._stacks = st
         self._bet = bet
         self._total = total
@@ -203,10 +230,10 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
             ids = d.deal_ids(5 * n)
             hands: list[list[int]] = [ids] * n
             p = 0
-            for s in range(sb, n):
+            for s in range(first, n):
                 hands[s] = ids[p::n]
                 p += 1
-            for s in range(sb):
+            for s in range(first):
                 hands[s] = ids[p::n]
                 p += 1
             log.append(("deal_all", -1, None, ids))
@@ -322,7 +349,7 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
             raise CardError(f"the deck holds {len(deck)} cards, {need} more needed for the deal")
         rnd = iter(deck.deal_ids(need))
         hands: list[list[int]] = [[] for _ in range(n)]
-        order = [(self._sb + p) % n for p in range(n)]
+        order = self._deal_order()
         deal: list[int] = []
         for k in range(5):
             for s in order:
@@ -355,7 +382,8 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         return self._button
 
     @property
-    def small_blind_seat(self) -> int:
+    def small_blind_seat(self) -> int | None:
+        """The seat that posts the small blind (``None`` in a hand with ``no_small_blind``)."""
         return self._sb
 
     @property
@@ -498,7 +526,8 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         return tuple(to_event(e) for e in expand_log(self._log, self._deal_order()))
 
     def _deal_order(self) -> list[int]:
-        return [(self._sb + p) % self._n for p in range(self._n)]
+        first = self._bb if self._sb is None else self._sb
+        return [(first + p) % self._n for p in range(self._n)]
 
     # -- legal actions ---------------------------------------------------------------------
 
@@ -789,3 +818,41 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         stub = list(self._deck.stub_ids())
         stub.extend(self._withheld or ())
         return {"hands": hands, "stub": stub, "out_of_play": out}
+
+
+def _forced_bets(
+    n: int, button: int, no_small_blind: Any, posts: Any, rules: Rules
+) -> tuple[int | None, int, list[tuple[int, int, int]]]:
+    """Blind seats and extra posts of a hand built with ``no_small_blind``/``posts``."""
+    if type(no_small_blind) is not bool:
+        raise ArgumentError(f"no_small_blind must be a bool, got {no_small_blind!r}")
+    sb: int | None = button if n == 2 else (button + 1) % n
+    bb = 1 - button if n == 2 else (button + 2) % n
+    if no_small_blind:
+        if n == 2:
+            raise ArgumentError("no_small_blind: heads-up the button always posts the small blind")
+        sb, bb = None, (button + 1) % n
+    extra: list[tuple[int, int, int]] = []
+    if posts is not None:
+        if not isinstance(posts, Mapping):
+            raise ArgumentError(f"posts must be a dict {{seat: (live, dead)}}, got {posts!r}")
+        for s, v in posts.items():
+            if type(s) is not int or not 0 <= s < n or s in (sb, bb):
+                raise ArgumentError(
+                    f"posts: {s!r} is not a seat 0..{n - 1} other than the blinds' seats"
+                )
+            if (
+                not isinstance(v, (tuple, list))
+                or len(v) != 2
+                or any(type(x) is not int for x in v)
+                or not 0 <= v[0] <= rules.big_blind
+                or v[1] < 0
+                or v[0] + v[1] == 0
+            ):
+                raise ArgumentError(
+                    f"posts[{s}] must be (live, dead) chips with 0 <= live <= "
+                    f"{rules.big_blind}, dead >= 0 and something posted, got {v!r}"
+                )
+            extra.append((s, v[0], v[1]))
+        extra.sort(key=lambda e: (e[0] - bb) % n)  # clockwise from the big blind
+    return sb, bb, extra

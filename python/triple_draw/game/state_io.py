@@ -185,6 +185,25 @@ def _bools(data: Any, n: int, what: str) -> list[bool]:
     return list(v)
 
 
+def _blind_seats(h: Any, history: Any, n: int) -> None:
+    """The blinds' seats as the history's first post events show them (a hand built with
+    ``no_small_blind`` has no small blind; ``posts`` add later big blind events)."""
+    posted: dict[str, Any] = {}
+    for e in history if isinstance(history, list) else ():
+        kind = e.get("kind") if isinstance(e, dict) else None
+        if kind in ("post_small_blind", "post_big_blind"):
+            posted.setdefault(kind, e.get("seat"))
+    bb = posted.get("post_big_blind")
+    if type(bb) is not int or not 0 <= bb < n:
+        return
+    h._bb = bb
+    sb = posted.get("post_small_blind")
+    if type(sb) is int and 0 <= sb < n:
+        h._sb = sb
+    elif n > 2 and bb == (h._button + 1) % n:
+        h._sb = None
+
+
 def _build(cls: Any, d: dict[str, Any], core: Any) -> Any:
     core = _coremod.resolve_core(core)
     rules = Rules.from_dict(d["rules"])
@@ -205,6 +224,7 @@ def _build(cls: Any, d: dict[str, Any], core: Any) -> Any:
         h._sb, h._bb = button, 1 - button
     else:
         h._sb, h._bb = (button + 1) % n, (button + 2) % n
+    _blind_seats(h, d["history"], n)
     h._start = tuple(_ints(start, n, "starting_stacks", 1))
     h._stacks = _ints(d["stacks"], n, "stacks")
     h._bet = _ints(d["round_bets"], n, "round_bets")
