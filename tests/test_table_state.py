@@ -165,3 +165,53 @@ def test_a_refused_document_leaves_the_running_table_as_it_was():
     with pytest.raises(SchemaError):
         Table.from_dict(doc)
     assert t.to_dict() == before
+
+
+def _paths(doc, path=()):
+    out = [path]
+    items = (
+        doc.items() if isinstance(doc, dict) else enumerate(doc) if isinstance(doc, list) else ()
+    )
+    for k, v in items:
+        if path == ("hand",) and k == "state":
+            continue  # the hand's own document has its own tests and fuzz target
+        out.extend(_paths(v, (*path, k)))
+    return out
+
+
+def test_mutated_documents_are_refused_or_play_on_with_the_package_errors_only():
+    rnd = random.Random(7)
+    docs = []
+    for k in range(4):
+        t = Table(R, [100, 60, None, 80, 40, None], seed=k, button_rule=("dead", "moving")[k % 2])
+        session(t, random.Random(k), 5)
+        t.sit_out(0)
+        if k % 2:
+            t.new_hand().check_or_call()  # saved in the middle of a hand
+        docs.append(t.to_dict())
+    odd = [None, 0, 1, -1, 5, 7, 2**40, "x", "active", "waiting", "big", True, [], {}]
+    loaded = 0
+    for _ in range(400):
+        doc = copy.deepcopy(rnd.choice(docs))
+        path = rnd.choice([p for p in _paths(doc) if p])
+        parent = doc
+        for key in path[:-1]:
+            parent = parent[key]
+        old = parent[path[-1]]
+        if type(old) is int and rnd.random() < 0.5:
+            parent[path[-1]] = old + rnd.choice((-1, 1, 2))
+        else:
+            parent[path[-1]] = rnd.choice(odd)
+        try:
+            t = Table.from_dict(doc)
+        except SchemaError:
+            continue
+        loaded += 1
+        for _ in range(3):
+            try:
+                h = t.hand if t.hand is not None and not t.hand.is_over else t.new_hand()
+            except IllegalActionError:
+                break
+            while not h.is_over:
+                h.apply(rnd.choice(h.legal_actions()))
+    assert loaded > 50
