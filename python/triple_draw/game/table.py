@@ -331,10 +331,10 @@ class Table:
                 self._busted.add(self._map[i])
         self._settled = True
 
-    def _after(self, start: int, ok: Any, inclusive: bool = False) -> int | None:
-        """The first seat clockwise after ``start`` (or from it) whose status passes."""
+    def _after(self, start: int, ok: Any) -> int | None:
+        """The first seat clockwise after ``start`` whose status passes ``ok``."""
         m = len(self._seats)
-        for k in range(0 if inclusive else 1, m + (0 if inclusive else 1)):
+        for k in range(1, m + 1):
             s = (start + k) % m
             if ok(self._status[s]):
                 return s
