@@ -3,11 +3,14 @@
 //! feature, so `cargo test` needs no Python.
 
 pub mod analysis;
+pub mod bots;
 pub mod cards;
 pub mod deck;
 pub mod eval;
 
 #[cfg(feature = "python")]
 mod py_analysis;
+#[cfg(feature = "python")]
+mod py_bots;
 #[cfg(feature = "python")]
 mod python;

@@ -706,6 +706,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rank_ids, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;
     crate::py_analysis::register(m)?;
+    crate::py_bots::register(m)?;
     // Build the evaluator tables at import, not inside the first timed call.
     let _ = eval::tables();
     let _ = hand_rank_object(m.py(), 1);

@@ -68,7 +68,9 @@ def test_eval_prints_rank_category_and_name(capsys: pytest.CaptureFixture[str]) 
 def test_eval_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "eval", "--json", "Ac5d4h3s2c", "6c5d4h3s2c")
     assert code == 0
-    data = json.loads(out)
+    doc = json.loads(out)
+    assert list(doc) == ["schema_version", "hands"] and doc["schema_version"] == 1
+    data = doc["hands"]
     assert data[0] == {
         "cards": ["Ac", "5d", "4h", "3s", "2c"],
         "rank": data[0]["rank"],

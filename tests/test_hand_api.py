@@ -11,6 +11,7 @@ import pytest
 
 from triple_draw import ArgumentError, IllegalActionError, SchemaError, Table, TripleDrawError
 from triple_draw.game import Action, Bet, Call, Check, Discard, Fold, Hand, Raise, Rules
+from conftest import to_draw
 
 R = Rules()
 
@@ -20,11 +21,6 @@ def unchanged(h: Hand, fn, match: str) -> None:
     with pytest.raises(IllegalActionError, match=match):
         fn()
     assert h.to_dict() == before
-
-
-def to_draw(h: Hand) -> None:
-    while not h.in_draw:
-        h.check_or_call()
 
 
 # -- illegal actions ------------------------------------------------------------------------
@@ -237,7 +233,6 @@ def _reference_view(h: Hand, seat: int) -> dict:
     """The view built from scratch, the straightforward way (no cache): what
     ``Hand.view`` returned before it was made incremental."""
     from triple_draw.game.cards import CARD_TEXT
-    from triple_draw.game.events import expand_log
 
     n = h.n_players
     betting = h.phase == "bet"
@@ -259,9 +254,10 @@ def _reference_view(h: Hand, seat: int) -> dict:
         for j in range(n)
     ]
     history = []
-    for kind, who, amount, cards in expand_log(h._log, h._deal_order()):
+    for event in h.history:
+        kind, who, amount, cards = event.kind, event.seat, event.amount, event.cards
         e: dict = {"kind": kind}
-        if who is not None and who >= 0:
+        if who is not None:
             e["seat"] = who
         if amount is not None:
             e["amount"] = amount
@@ -269,7 +265,7 @@ def _reference_view(h: Hand, seat: int) -> dict:
             if kind in ("deal", "discard", "draw"):
                 e["count"] = len(cards)
             else:
-                e["cards"] = [CARD_TEXT[c] for c in cards]
+                e["cards"] = list(cards)
         history.append(e)
     res = h.result
     return {
@@ -476,7 +472,7 @@ def test_history_records_every_action_and_deal_immutably():
     assert [e.to_dict() for e in hist] == h.to_dict()["history"]
 
 
-# -- card text at the edges (README: *Cards*) -------------------------------------------------
+# -- card text at the edges (docs/cards.md) ----------------------------------------------------
 
 
 def test_card_text_parsed_leniently_hidden_cards_allowed_where_unknown():

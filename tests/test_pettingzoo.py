@@ -15,6 +15,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test
 
 from triple_draw.envs import encoding, triple_draw_v0
+from triple_draw.errors import TripleDrawError
 from triple_draw.game import Action, Hand, Rules
 
 # PettingZoo's checker prefers flat observations; dict observations with an action mask
@@ -202,3 +203,53 @@ def test_render_and_pickle() -> None:
     clone = pickle.loads(pickle.dumps(env))
     clone.reset(seed=5)
     assert clone.hand.to_dict() == env.hand.to_dict()
+
+
+def test_the_same_hands_through_hand_and_observations_are_the_encoding() -> None:
+    """Each episode is Hand(rules, stacks, *hand_args) played with the same action
+    numbers; every observation is encoding.encode(hand, seat) of the observing seat."""
+    rules = Rules.online(ante=1)
+    env = triple_draw_v0.env(num_players=4, stacks=[30, 60, 90, 120], rules=rules)
+    rng = np.random.default_rng(7)
+    for ep in range(25):
+        env.reset(seed=ep)
+        raw = env.unwrapped
+        actions = []
+        for agent in env.agent_iter():
+            obs, _reward, termination, truncation, _info = env.last()
+            seat = int(agent.split("_")[1])
+            assert np.array_equal(obs["observation"], encoding.encode(raw.hand, seat))
+            if termination or truncation:
+                env.step(None)
+                continue
+            a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            actions.append(a)
+            env.step(a)
+        replay = Hand(rules, [30, 60, 90, 120], *raw.hand_args)
+        for a in actions:
+            encoding.apply(replay, a)
+        assert replay.to_dict() == raw.hand.to_dict()
+        assert replay.result.to_dict() == raw.hand.result.to_dict()
+
+
+def test_raw_env_refuses_bad_actions_and_changes_nothing() -> None:
+    raw = triple_draw_v0.raw_env(num_players=3)
+    raw.reset(seed=1)
+    before = raw.hand.to_dict()
+    for bad in (35, -1, 3, 1.5, "1", None):
+        with pytest.raises(TripleDrawError):
+            raw.step(bad)
+    assert raw.hand.to_dict() == before
+    raw.step(1)
+    assert raw.hand.to_dict() != before
+
+
+def test_wrapped_env_refuses_out_of_range_actions() -> None:
+    env = triple_draw_v0.env(num_players=2)
+    env.reset(seed=3)
+    before = env.unwrapped.hand.to_dict()
+    for bad in (35, -1, None, 2.5):
+        with pytest.raises(TripleDrawError, match="not in the action space"):
+            env.step(bad)
+    assert env.unwrapped.hand.to_dict() == before
+    assert not any(env.terminations.values())

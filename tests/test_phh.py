@@ -8,6 +8,7 @@ import random
 import sys
 
 import pytest
+import tomli_w
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -497,11 +498,10 @@ def test_finishing_stacks_are_checked() -> None:
         x + (1 if i == 0 else -1 if i == 1 else 0)
         for i, x in enumerate(h.stacks[s] for s in phh_order(h))
     ]
-    bad = text.replace(
-        f"finishing_stacks = {list(h.stacks[s] for s in phh_order(h))}",
-        f"finishing_stacks = {wrong}",
-    )
-    assert bad != text
+    doc = tomllib.loads(text)
+    assert doc["finishing_stacks"] == [h.stacks[s] for s in phh_order(h)]
+    doc["finishing_stacks"] = wrong
+    bad = tomli_w.dumps(doc)
     with pytest.raises(HistoryError, match=r"finishing_stacks .* disagree"):
         phh.loads(bad)
     assert phh.loads(bad, check_finishing_stacks=False).stacks == h.stacks

@@ -19,6 +19,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import partition_ok
 from triple_draw.game import Action, Hand, Rules
 from triple_draw.game.rules import DRAW_PROCEDURES, RESHUFFLES, SHORT_ALL_IN
 
@@ -78,9 +79,7 @@ def check_invariants(h: Hand, total_chips: int, check_views: bool) -> None:
     else:
         assert sum(h.stacks) + sum(h.committed) == total_chips
         assert h.legal_actions(), "the actor has no legal action"
-    part = h._card_partition()
-    cards = part["hands"] + part["stub"] + part["out_of_play"]
-    assert sorted(cards) == list(range(52)), "the 52 cards are not partitioned"
+    assert partition_ok(h), "the 52 cards are not partitioned"
     if check_views:
         shown: set[str] = set()
         if h.is_over:
@@ -150,3 +149,61 @@ def test_random_play_invariants_other_draw_rates(setup, p_discard):
 def test_seven_and_eight_players_heavy_drawing_never_fails(setup, p_discard):
     rules, stacks, button, seed, pseed = setup
     play((rules, [s + 100 for s in stacks], button, seed, pseed), p_discard, check_views=False)
+
+
+# -- "pokerstars": nobody is ever dealt back a card he threw (docs/rules.md, *Running out of
+# cards*) -------------------------------------------------------------------------------------
+
+
+def _play_online_heavy(rules: Rules, seed: int, rnd: random.Random, p_five: float) -> Hand:
+    """A six-handed hand with heavy drawing: each player often draws five, else each card
+    with probability 0.6; betting by check or call (so most hands reach every draw)."""
+    h = Hand(rules, [500] * 6, seed % 6, seed)
+    thrown: list[set[int]] = [set() for _ in range(6)]
+    while not h.is_over:
+        if h.in_draw:
+            s = h.actor
+            held = h.hole_ids(s)
+            cards = list(held) if rnd.random() < p_five else [c for c in held if rnd.random() < 0.6]
+            h.discard(cards)  # the deal never fails (an exception would fail the test)
+            thrown[s].update(cards)
+            if rules.draw_procedure == "immediate":
+                assert not set(h.hole_ids(s)) & thrown[s], "dealt back a card he threw"
+            assert len(h.discards(s)) == len(thrown[s])
+        else:
+            h.check_or_call() if rnd.random() < 0.9 else h.fold()
+        assert partition_ok(h), "the 52 cards are not partitioned"
+    # every replacement: never a card its receiver threw earlier in the hand (this draw
+    # included), whoever's reshuffle formed the stub it came from
+    so_far: list[set[str]] = [set() for _ in range(6)]
+    for e in h.history:
+        if e.kind == "discard":
+            so_far[e.seat].update(e.cards or ())
+        elif e.kind == "draw":
+            assert not set(e.cards or ()) & so_far[e.seat], "dealt back a card he threw"
+    return h
+
+
+@settings(max_examples=3000 if os.environ.get("TD_EXAMPLES") else 600, deadline=None)
+@given(
+    st.sampled_from(DRAW_PROCEDURES),
+    st.integers(0, 2**32),
+    st.integers(0, 2**32),
+    st.sampled_from([0.3, 0.6, 0.9]),
+)
+def test_pokerstars_nobody_is_dealt_a_card_he_threw(procedure, seed, pseed, p_five):
+    rules = Rules.online(draw_procedure=procedure)
+    _play_online_heavy(rules, seed, random.Random(pseed), p_five)
+
+
+def test_pokerstars_thousands_of_heavy_six_handed_hands_both_procedures():
+    """The same over 2,000 seeded hands per draw procedure, and a count that the rule was
+    exercised: reshuffles happen, and discards were passed over in many of them."""
+    for procedure in DRAW_PROCEDURES:
+        rules = Rules.online(draw_procedure=procedure)
+        rnd = random.Random(procedure)
+        reshuffles = 0
+        for seed in range(2000):
+            h = _play_online_heavy(rules, seed, rnd, 0.5)
+            reshuffles += sum(e.kind == "reshuffle" for e in h.history)
+        assert reshuffles > 500

@@ -1,4 +1,4 @@
-"""Scenario tests of the table, stakes and blinds and of fixed-limit betting (README: *Seats
+"""Scenario tests of the table, stakes and blinds and of fixed-limit betting (docs/rules.md: *Seats
 and forced bets*, *Betting*, *All-in for less*), including worked examples of the cap and
 of short all-ins. Seats are named A, B, C... clockwise from the small blind in the
 comments."""
@@ -181,7 +181,7 @@ def test_bet_and_raise_are_exactly_one_unit_small_bet_then_big_bet():
 # -- betting: the cap -------------------------------------------------------------------
 
 
-def test_cap_before_the_draw_example_8_1():
+def test_cap_before_the_draw():
     """Five players, big blind 2: raise to 4, re-raise to 6, cap at 8; the blinds may
     only call 6 or 7 more, or fold."""
     h = Hand(R, [100] * 5, button=4, seed=1)  # A=0 SB, B=1 BB, C, D, E
@@ -269,7 +269,7 @@ def test_cap_option_heads_up_uncapped_when_round_starts_with_two_players():
     assert h.can_bet_or_raise()
 
 
-# -- all-in for less (README: *All-in for less*) ---------------------------------------------
+# -- all-in for less (docs/rules.md: *All-in for less*) ----------------------------------------
 
 
 def round3_hand(rules: Rules, b_chips_at_round3: int, n: int = 3) -> Hand:
@@ -283,7 +283,7 @@ def round3_hand(rules: Rules, b_chips_at_round3: int, n: int = 3) -> Hand:
 
 
 @pytest.mark.parametrize("option", ["half-bet", "full-raise"])
-def test_short_all_in_under_half_a_bet_example_8_2(option):
+def test_short_all_in_under_half_a_bet_docs_example(option):
     h = round3_hand(Rules(short_all_in=option), 5)
     h.bet_or_raise()  # A bets 4
     h.bet_or_raise()  # B all-in for 5: 1 over, less than half a unit
@@ -309,7 +309,7 @@ def test_short_all_in_under_half_a_bet_players_to_act_may_complete(option):
     assert h.actor == 0 and kinds(h) == [("fold", None), ("call", 8), ("raise", 12)]
 
 
-def test_short_all_in_half_a_bet_is_a_full_raise_example_8_3():
+def test_short_all_in_half_a_bet_is_a_full_raise_docs_example():
     h = round3_hand(Rules(short_all_in="half-bet"), 6)
     h.bet_or_raise()  # A bets 4
     h.bet_or_raise()  # B all-in for 6: 2 over = half a unit
@@ -357,7 +357,7 @@ def test_several_short_all_ins_count_together():
     assert h.actor == 0 and kinds(h) == [("fold", None), ("call", 6), ("raise", 10)]
 
 
-def test_all_in_opening_bet_example_8_4():
+def test_all_in_opening_bet():
     """A opens all-in for 3 (at least half of 4): a full bet; B may call 3 or raise to 7.
     Had A opened all-in for 1, B could call 1 or complete to 4."""
     h = Hand(R, [5, 100, 100], button=2, seed=5)  # A=0 SB, B=1 BB, C=2 button

@@ -1,5 +1,5 @@
-"""Scenario tests of the draws and of running out of cards (README: *Draws*, *Running out
-of cards*), including the README's reshuffle example (A, B and C draw 3, 2 and 1 with 4
+"""Scenario tests of the draws and of running out of cards (docs/rules.md: *Draws*, *Running out
+of cards*), including the reshuffle example of docs/rules.md (A, B and C draw 3, 2 and 1 with 4
 cards left in the stub) card for card with a stacked deck, under both reshuffle rules
 and both draw procedures."""
 
@@ -11,18 +11,9 @@ import pytest
 
 from triple_draw import Deck, IllegalActionError
 from triple_draw.game import Hand, Rules
+from conftest import partition_ok, to_draw
 
 R = Rules()
-
-
-def partition_ok(h: Hand) -> bool:
-    p = h._card_partition()
-    return sorted(p["hands"] + p["stub"] + p["out_of_play"]) == list(range(52))
-
-
-def to_draw(h: Hand) -> None:
-    while not h.in_draw:
-        h.check_or_call()
 
 
 # -- draws: order and procedure --------------------------------------------------------------
@@ -136,13 +127,13 @@ def test_number_drawn_is_public_cards_private():
 # -- running out of cards: the reshuffle example (draws of 3, 2, 1 from a stub of 4) -------
 
 
-def example_8_7(rules: Rules):
+def reshuffle_example(rules: Rules, seed: int = 99):
     """Eight seats (option: up to 8): A=0 SB, B=1 BB, C=2; seats 3-7 fold before the draw.
     Draw 1: A, B, C throw 3, 3, 2, leaving 4 cards in the stub. Draw 2: A, B, C throw
     3, 2, 1. Returns the hand before draw 2 and the stacked order."""
     order = list(range(52))
     random.Random(3).shuffle(order)
-    h = Hand(rules.replace(max_players=8), [100] * 8, button=7, deck=Deck.stacked(order, seed=99))
+    h = Hand(rules.replace(max_players=8), [100] * 8, button=7, deck=Deck.stacked(order, seed=seed))
     h.check_or_call()  # C
     for _ in range(5):
         h.fold()
@@ -158,8 +149,8 @@ def example_8_7(rules: Rules):
 
 
 @pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
-def test_reshuffle_default_rule_worked_example_8_7_card_for_card(procedure):
-    h, order = example_8_7(Rules(draw_procedure=procedure))
+def test_reshuffle_default_rule_worked_reshuffle_example_card_for_card(procedure):
+    h, order = reshuffle_example(Rules(draw_procedure=procedure))
     folded = [c for s in range(3, 8) for c in h.hole_ids(s)]
     earlier = list(h.discards(0) + h.discards(1) + h.discards(2))
     a_throw, b_throw, c_throw = h.hole_ids(0)[:3], h.hole_ids(1)[:2], h.hole_ids(2)[:1]
@@ -183,27 +174,129 @@ def test_reshuffle_default_rule_worked_example_8_7_card_for_card(procedure):
 
 @pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
 def test_reshuffle_pokerstars_option_same_situation_card_for_card(procedure):
-    h, order = example_8_7(Rules(reshuffle="pokerstars", draw_procedure=procedure))
+    """docs/rules.md, *Running out of cards*, "pokerstars": the rest of the stub and every
+    card out of play form the new stub; B's own discards in it are passed over for him
+    and stay there, in order, for C."""
+    h, order = reshuffle_example(Rules(reshuffle="pokerstars", draw_procedure=procedure))
     folded = [c for s in range(3, 8) for c in h.hole_ids(s)]
-    earlier_a, earlier_b, earlier_c = h.discards(0), h.discards(1), h.discards(2)
+    earlier = list(h.discards(0) + h.discards(1) + h.discards(2))
+    earlier_b, earlier_c = h.discards(1), h.discards(2)
     a_throw, b_throw, c_throw = h.hole_ids(0)[:3], h.hole_ids(1)[:2], h.hole_ids(2)[:1]
-    b_keep, c_keep = h.hole_ids(1)[2:], h.hole_ids(2)[1:]
+    a_keep, b_keep, c_keep = h.hole_ids(0)[3:], h.hole_ids(1)[2:], h.hole_ids(2)[1:]
     h.discard(a_throw)
     h.discard(b_throw)
     h.discard(c_throw)
-    # B cannot be covered by the 1 card left: the rest of the stub and every card out of
-    # play are shuffled, without any card B discarded in this hand
-    pool = folded + list(earlier_a) + list(earlier_c) + list(a_throw)
+    # A gets 3 from the stub; B (2 cards) cannot be covered by the 1 card left: the
+    # rest of the stub and every card out of play (A's throw included) are shuffled
+    assert h.hole_ids(0) == a_keep + tuple(order[48:51])
     ref = Deck.stacked([order[51]], seed=99)
-    ref.reshuffle(pool)
+    ref.reshuffle(folded + earlier + list(a_throw))
     new_stub = ref.stub_ids()
-    assert len(new_stub) == 34
-    assert h.hole_ids(1) == b_keep + tuple(new_stub[:2])
-    assert h.hole_ids(2) == (*c_keep, new_stub[2])
-    assert h._deck.stub_ids() == new_stub[3:]
+    assert len(new_stub) == 37
+    b_gets = [c for c in new_stub if c not in earlier_b][:2]
+    rest = [c for c in new_stub if c not in b_gets]
+    c_gets = [c for c in rest if c not in earlier_c][:1]
+    assert h.hole_ids(1) == (*b_keep, *b_gets)
+    assert h.hole_ids(2) == (*c_keep, *c_gets)
+    assert h._deck.stub_ids() == [c for c in rest if c not in c_gets]
+    assert [(e.seat, e.amount) for e in h.history if e.kind == "reshuffle"] == [(1, 37)]
     assert not set(h.hole_ids(1)) & set(earlier_b + b_throw)
-    assert set(earlier_b) <= set(h._card_partition()["out_of_play"])
+    assert not set(h.hole_ids(2)) & set(earlier_c + c_throw)
     assert partition_ok(h)
+
+
+def test_pokerstars_later_player_passes_over_his_discards_in_a_stub_formed_for_another():
+    """docs/rules.md, "pokerstars": C is dealt after B's reshuffle, from a stub formed for
+    B. The stacked deck's stream (seed chosen so) puts one of C's earlier discards on top
+    of that stub: C gets the first card that is not his, and his own card stays on top,
+    in order, for the others."""
+    rules = Rules.online()
+    for seed in range(300):
+        h, _order = reshuffle_example(rules, seed=seed)
+        earlier_c = set(h.discards(2))
+        h.discard(h.hole_ids(0)[:3])
+        h.discard(h.hole_ids(1)[:2])  # B's reshuffle
+        stub = h._deck.stub_ids()
+        if stub[0] in earlier_c:
+            break
+    else:  # pragma: no cover - the seeds above hold such a stub
+        raise AssertionError("no seed puts C's discard on top")
+    c_keep = h.hole_ids(2)[1:]
+    h.discard(h.hole_ids(2)[:1])
+    first_other = next(c for c in stub if c not in earlier_c)
+    assert h.hole_ids(2) == (*c_keep, first_other)
+    assert h._deck.stub_ids() == [c for c in stub if c != first_other]
+    assert partition_ok(h)
+
+
+@pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
+def test_pokerstars_served_player_passes_over_his_discards_on_top_of_the_stub(procedure):
+    """docs/rules.md, "pokerstars": after a reshuffle, the stub is stacked (through the
+    hand document) with the served player's own earlier discards on top: he gets the
+    first cards that are not his, and his own stay on top, in order, for the others."""
+    h, _order = reshuffle_example(Rules(reshuffle="pokerstars", draw_procedure=procedure))
+    for s, k in ((0, 3), (1, 2), (2, 1)):
+        h.discard(h.hole_ids(s)[:k])
+    while h.phase == "bet":
+        h.check_or_call()
+    assert h.in_draw and any(e.kind == "reshuffle" for e in h.history)
+    a_earlier = set(h.discards(0))
+    doc = h.to_dict()
+    stub = doc["deck"]["stub"]
+    mine = [c for c in stub if c in a_earlier]
+    assert len(mine) >= 2
+    stacked = mine + [c for c in stub if c not in a_earlier]
+    doc["deck"]["stub"] = stacked
+    h = Hand.from_dict(doc)
+    a_keep = h.hole_ids(0)[2:]
+    h.discard(h.hole_ids(0)[:2])
+    h.discard([])
+    h.discard([])
+    others = [c for c in stacked if c not in a_earlier]
+    assert h.hole_ids(0) == (*a_keep, *others[:2])
+    assert h._deck.stub_ids() == [c for c in stacked if c not in others[:2]]
+    assert partition_ok(h)
+
+
+def test_pokerstars_corner_case_only_his_own_discards_left_are_dealt_in_stub_order():
+    """docs/rules.md, "pokerstars", the corner case: when, after the reshuffle has
+    gathered everything out of play, the stub holds nothing but the served player's own
+    discards, he is dealt them in stub order - the deal never fails. Heads-up, stacked
+    through the hand document: the stub and the cards out of play are all his."""
+    from triple_draw.game.cards import CARD_TEXT
+
+    h = Hand(Rules.online(), [100, 100], seed=5)
+    h.check_or_call()
+    h.check_or_call()
+    assert h.in_draw
+    doc = h.to_dict()
+    s = h.actor
+    hands = set(h.hole_ids(0)) | set(h.hole_ids(1))
+    outside = [c for c in range(52) if c not in hands]
+    doc["deck"]["stub"] = outside[:2]
+    doc["out_of_play"] = [CARD_TEXT[c] for c in outside[2:]]
+    # he threw every card outside the two hands earlier in this hand
+    for i in range(0, len(outside), 5):
+        chunk = [CARD_TEXT[c] for c in outside[i : i + 5]]
+        doc["history"].append({"kind": "discard", "seat": s, "cards": chunk})
+    h = Hand.from_dict(doc)
+    keep = h.hole_ids(s)[3:]
+    h.discard(h.hole_ids(s)[:3])  # needs 3, the stub holds 2: a reshuffle of all 42
+    assert [e.kind for e in h.history][-2:] == ["reshuffle", "draw"]
+    new_stub = _reshuffled_stub(h)
+    assert h.hole_ids(s) == (*keep, *new_stub[:3])
+    assert partition_ok(h)
+
+
+def _reshuffled_stub(h: Hand) -> list[int]:
+    """The stub of ``h`` after its last reshuffle, rebuilt from its history: the stub now
+    plus every card dealt since, in order (for the order checks above)."""
+    events = list(h.history)
+    last = max(i for i, e in enumerate(events) if e.kind == "reshuffle")
+    dealt = [c for e in events[last:] if e.kind == "draw" for c in e.cards or ()]
+    from triple_draw.game.cards import to_ids
+
+    return [*to_ids(dealt), *h._deck.stub_ids()]
 
 
 @pytest.mark.parametrize("reshuffle", ["served-discards", "pokerstars"])
@@ -316,16 +409,16 @@ def test_discard_with_given_replacements_from_the_stub():
 
 @pytest.mark.parametrize("reshuffle", ["served-discards", "pokerstars"])
 @pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
-def test_replay_of_worked_example_8_7_with_given_cards(reshuffle, procedure):
+def test_replay_of_worked_reshuffle_example_with_given_cards(reshuffle, procedure):
     """The reshuffle example played by the engine, then replayed with its recorded cards given: the
     reshuffle happens at the same point (B's service) from the same pool, so the hand
     ends in exactly the same state - deck stub and stream position included."""
     rules = Rules(draw_procedure=procedure, reshuffle=reshuffle)
-    h, order = example_8_7(rules)
+    h, order = reshuffle_example(rules)
     for s, k in ((0, 3), (1, 2), (2, 1)):
         h.discard(h.hole_ids(s)[:k])
     shuffles = [(e.seat, e.amount) for e in h.history if e.kind == "reshuffle"]
-    assert shuffles == [(1, 36 if reshuffle == "served-discards" else 34)]
+    assert shuffles == [(1, 36 if reshuffle == "served-discards" else 37)]
     r = replay(h, deck=Deck.stacked(order, seed=99))
     assert r.history == h.history
     assert r.to_dict() == h.to_dict()
@@ -336,7 +429,7 @@ def test_given_card_from_the_reshuffle_pool_served_discards(procedure):
     """The default rule: B gets the last stub card, then a card of the new stub - which
     may be one A threw in this same draw (A was served before him); C cannot get B's
     discard (not in the pool) nor his own."""
-    h, order = example_8_7(Rules(draw_procedure=procedure))
+    h, order = reshuffle_example(Rules(draw_procedure=procedure))
     a_throw, b_throw, c_throw = h.hole_ids(0)[:3], h.hole_ids(1)[:2], h.hole_ids(2)[:1]
     h.discard(a_throw)
     h.discard(b_throw, receive=[order[51], a_throw[0]])
@@ -354,10 +447,10 @@ def test_given_card_from_the_reshuffle_pool_served_discards(procedure):
 
 @pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
 def test_given_card_from_the_reshuffle_pool_pokerstars(procedure):
-    """ "pokerstars": B cannot be covered by the one stub card, so everything out of play
-    but his own discards is shuffled in before he is served: A's discards of this draw
-    may come to him, his own discard of the first draw may not."""
-    h, order = example_8_7(Rules(reshuffle="pokerstars", draw_procedure=procedure))
+    """ "pokerstars": B cannot be covered by the one stub card, so the rest of the stub
+    and everything out of play are shuffled before he is served: A's discards of this
+    draw may come to him, his own discard of the first draw (in the new stub) may not."""
+    h, order = reshuffle_example(Rules(reshuffle="pokerstars", draw_procedure=procedure))
     earlier_b = h.discards(1)
     a_throw, b_throw = h.hole_ids(0)[:3], h.hole_ids(1)[:2]
     h.discard(a_throw)
@@ -368,7 +461,7 @@ def test_given_card_from_the_reshuffle_pool_pokerstars(procedure):
     h.discard(b_throw, receive=[a_throw[0], order[51]])
     h.discard(h.hole_ids(2)[:1])
     assert h.hole_ids(1)[-2:] == (a_throw[0], order[51])
-    assert [(e.seat, e.amount) for e in h.history if e.kind == "reshuffle"] == [(1, 34)]
+    assert [(e.seat, e.amount) for e in h.history if e.kind == "reshuffle"] == [(1, 37)]
     assert partition_ok(h)
 
 
@@ -474,26 +567,21 @@ def test_every_engine_hand_replays_card_for_card_with_given_cards(rules):
 
 
 @pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
-def test_pokerstars_fallback_gives_back_an_earlier_discard_and_replays(procedure):
-    """With 8 players drawing five every time, "pokerstars" sometimes cannot leave out
-    all of a player's discards; the engine then deals him one of them back - and a
-    replay with the given cards accepts it."""
+def test_pokerstars_eight_players_drawing_five_and_the_replay(procedure):
+    """8 players drawing five every time under "pokerstars": nobody is ever dealt a card
+    he threw earlier in the hand, and a replay with the given cards accepts every deal."""
     rules = Rules(max_players=8, reshuffle="pokerstars", draw_procedure=procedure)
-    h = Hand(rules, [200] * 8, button=0, seed=0)
-    got_back = False
-    earlier: dict[int, set[int]] = {}
-    while not h.is_over:
-        if h.in_draw:
-            earlier.setdefault(h.street, {})
-            earlier[h.street][h.actor] = set(h.discards(h.actor))
-            h.discard(h.hole_ids(h.actor))
-        else:
-            street = h.street - 1
-            for s, cards in earlier.get(street, {}).items():
-                got_back |= bool(set(h.hole_ids(s)) & cards)
-            h.check_or_call()
-    assert got_back
-    assert replay(h, 0).to_dict() == h.to_dict()
+    for seed in range(4):
+        h = Hand(rules, [200] * 8, button=seed, seed=seed)
+        while not h.is_over:
+            if h.in_draw:
+                h.discard(h.hole_ids(h.actor))
+            else:
+                h.check_or_call()
+        for s in range(8):
+            assert not set(h.hole_ids(s)) & set(h.discards(s))
+        assert sum(e.kind == "reshuffle" for e in h.history) >= 2
+        assert replay(h, seed).to_dict() == h.to_dict()
 
 
 def test_given_hole_cards_with_unknowns_dealt_from_the_rest():

@@ -1,4 +1,4 @@
-"""Scenario tests of the showdown and the pot (README: *Showdown*): showing order, mucking
+"""Scenario tests of the showdown and the pot (docs/rules.md: *Showdown*): showing order, mucking
 option, lowest hand wins, ties, side pots, odd chips, conservation; worked examples of
 the showing order, side pots and an odd chip."""
 
@@ -35,7 +35,7 @@ def to_round(h: Hand, r: int) -> None:
 # -- showdown order ---------------------------------------------------------------------------
 
 
-def test_showdown_order_last_aggressor_of_round_four_shows_first_example_8_9():
+def test_showdown_order_last_aggressor_of_round_four_shows_first():
     # A=0 SB, B=1 BB, C=2, D=3 button
     h = Hand(R, [100] * 4, button=3, hole_cards=[BEST, SECOND, THIRD, PAIR], seed=1)
     to_round(h, 3)
@@ -144,7 +144,7 @@ def test_equal_ranks_split_the_pot_suits_never_break_ties():
 # -- side pots ---------------------------------------------------------------------------------
 
 
-def test_side_pots_example_8_5():
+def test_side_pots():
     """A (10 chips) and B (30) all-in, C covers both: main pot 30 (A, B, C), side pot 40
     (B, C); A best, B second: A wins 30, B wins 40."""
     rules = Rules(small_blind=5, big_blind=10, small_bet=10, big_bet=20)
@@ -227,7 +227,7 @@ def test_make_pots_merges_layers_and_keeps_folded_money():
 # -- odd chips ---------------------------------------------------------------------------------
 
 
-def test_odd_chip_example_8_6_small_blind_gets_3_button_2():
+def test_odd_chip_small_blind_gets_3_button_2():
     """A pot of 5 split between the button and the small blind: the small blind (first
     left of the button) gets 3, the button 2. (The big blind, all-in for 1, loses.)"""
     h = Hand(R, [100, 1, 100], button=2, hole_cards=[BEST, WORST, "7h 5s 4c 3d 2h"], seed=1)

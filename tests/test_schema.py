@@ -209,3 +209,45 @@ def test_views_never_show_hidden_cards() -> None:
             bad["players"][0]["hole_cards"] = ["7h"]
             with pytest.raises(SchemaError, match="unknown field 'hole_cards'"):
                 schema.validate_view(bad)
+
+
+# -- the document is held to the one declaration of a hand's state (game/state.py) ---------
+
+
+def _plain(v: object) -> object:
+    """Tuples as lists, recursively (documents hold lists), for comparing fields."""
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+def test_every_declared_field_survives_to_dict_and_from_dict() -> None:
+    """Each field of ``HandState`` (state.py: FIELDS) equals the original's in a hand
+    restored from its document, at random points of many hands: a field added to the
+    declaration but forgotten in ``to_dict``/``from_dict`` fails here."""
+    from triple_draw.game.state import FIELDS
+
+    derived = {"_result"}  # built on request from the other fields
+    checked = 0
+    for h in states(60, every=0.5):
+        r = Hand.from_dict(json.loads(json.dumps(h.to_dict())))
+        for name in FIELDS:
+            if name in derived:
+                continue
+            a, b = getattr(h, name), getattr(r, name)
+            if name == "_deck":
+                a, b = a.get_state(), b.get_state()
+            elif name == "_core":
+                a, b = a.__name__, b.__name__
+            assert _plain(a) == _plain(b), name
+            checked += 1
+        assert r.result == h.result
+    assert checked > 1000
+
+
+def test_the_schema_lists_exactly_the_document_keys() -> None:
+    from triple_draw.game.state_io import DOCUMENT_KEYS
+
+    s = schema.load_schema("hand_state")
+    assert set(s["properties"]) == set(DOCUMENT_KEYS)
+    assert set(s["required"]) == set(DOCUMENT_KEYS)

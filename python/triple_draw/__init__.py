@@ -34,6 +34,7 @@ from triple_draw.bots import Bot, HeuristicBot, RandomBot
 from triple_draw.errors import (
     AnalysisError,
     ArgumentError,
+    ArgumentTypeError,
     BatchError,
     BatchTypeError,
     CardError,
@@ -104,6 +105,7 @@ __all__ = [
     # errors
     "AnalysisError",
     "ArgumentError",
+    "ArgumentTypeError",
     "BatchError",
     "BatchTypeError",
     "CardError",

@@ -18,13 +18,23 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
+from triple_draw._core import NUM_CLASSES
 from triple_draw._text import format_table
 from triple_draw.cli import UsageError, _print_json
 
-__all__ = ["parse_strategy", "parse_target", "equity_command", "discard_command"]
+__all__ = [
+    "parse_strategy",
+    "parse_target",
+    "strategy_text",
+    "low_text",
+    "equity_command",
+    "discard_command",
+]
+
+T = TypeVar("T")
 
 
 def parse_strategy(spec: str) -> Any:
@@ -66,7 +76,7 @@ def parse_target(text: str) -> Any:
     if t.lower().startswith("rank:"):
         t = t[5:].strip()
         if not t.isdigit():
-            raise UsageError(f"bad rank {text!r}: write rank:N with N from 1 to 7462")
+            raise UsageError(f"bad rank {text!r}: write rank:N with N from 1 to {NUM_CLASSES}")
         return int(t)
     if t.isdigit() and len(t) >= 2 and t != "10":
         return int(t)
@@ -95,8 +105,50 @@ def _cards_text(cards: Any) -> str:
     return " ".join(str(c) for c in cards)
 
 
+def low_text(rank: int) -> str:
+    """A stand-pat threshold as players say it: ``"8"`` (any 8-low or better), ``"9-7"``
+    (any 9-7 or better), or ``"rank:N"`` when no low has that worst hand."""
+    from triple_draw._core import analysis_worst_low
+
+    for top in range(5, 13):
+        if analysis_worst_low(top, None) == rank:
+            return _RANKS[top]
+        for second in range(3, top):
+            try:
+                if analysis_worst_low(top, second) == rank:
+                    return f"{_RANKS[top]}-{_RANKS[second]}"
+            except ValueError:
+                continue
+    return f"rank:{rank}"
+
+
+_RANKS = "23456789TJQKA"
+
+
+def strategy_text(s: Any) -> str:
+    """A strategy in the ``--strategy`` syntax, lows as players write them: ``keep:8``
+    (the standard rule: keep eights, stand pat on any 8-low), ``keep:9:8``, ``pat``,
+    ``discard:Kd`` (then the standard rule), ``discard:Kd:pat``, ``discard:Kd:keep:9``."""
+    from triple_draw.analysis import Strategy
+
+    def plan(p: Any) -> str:
+        if p.plan == "stand_pat":
+            return "pat"
+        keep = _RANKS[p.keep_max]
+        default = p.keep_max >= 5 and p.pat_max == Strategy.rule(keep=keep).pat_max
+        return f"keep:{keep}" if default else f"keep:{keep}:{low_text(p.pat_max)}"
+
+    if s.first_discard is None:
+        return plan(s)
+    from triple_draw.game.cards import cards_text
+
+    cards = "".join(cards_text(list(s.first_discard)))
+    then = plan(s)
+    return f"discard:{cards}" if then == "keep:8" else f"discard:{cards}:{then}"
+
+
 def _strategy_text(s: Any) -> str:
-    return repr(s).replace("Strategy.", "")
+    return strategy_text(s)
 
 
 def _pct(x: float) -> str:
@@ -121,14 +173,19 @@ def equity_command(args: argparse.Namespace) -> int:
     if args.draws == 0:
         strategies = [Strategy.stand_pat()] * len(hands)  # nothing to draw: strategies are moot
     seed = _seed(args)
-    r = equity(
-        hands,
-        draws_left=args.draws,
-        strategies=strategies,
-        dead=args.dead,
-        trials=args.trials,
-        seed=seed,
-        threads=args.threads,
+    r = _interruptible(
+        lambda: equity(
+            hands,
+            draws_left=args.draws,
+            strategies=strategies,
+            dead=args.dead,
+            trials=args.trials,
+            seed=seed,
+            threads=args.threads,
+            method=args.method,
+        ),
+        "equity",
+        args,
     )
     labels = [h if h is not None else "?" for h in args.hands]
     if args.json:
@@ -180,17 +237,22 @@ def discard_command(args: argparse.Namespace) -> int:
         raise UsageError("give either --target or --opponent, not both")
     target = None if args.target is None else parse_target(args.target)
     seed = _seed(args)
-    choices = best_discard(
-        args.hand,
-        draws_left=args.draws,
-        target=target,
-        opponents=opponents,
-        strategy=later,
-        opponent_strategies=later,
-        dead=args.dead,
-        trials=args.trials,
-        seed=seed,
-        threads=args.threads,
+    choices = _interruptible(
+        lambda: best_discard(
+            args.hand,
+            draws_left=args.draws,
+            target=target,
+            opponents=opponents,
+            strategy=later,
+            opponent_strategies=later,
+            dead=args.dead,
+            trials=args.trials,
+            seed=seed,
+            threads=args.threads,
+            method=args.method,
+        ),
+        "discard",
+        args,
     )
     if opponents is None:
         rank = as_rank(target if target is not None else "8")
@@ -252,6 +314,14 @@ def discard_command(args: argparse.Namespace) -> int:
         )
     sys.stdout.write(f"{left}; {how}; {len(choices)} choices, best first\n")
     return 0
+
+
+def _interruptible(fn: Callable[[], T], desc: str, args: argparse.Namespace) -> T:
+    """Run an analysis so that Ctrl-C stops it, with the progress display on a terminal."""
+    from triple_draw.analysis import run_with_progress
+
+    show = not args.no_progress and sys.stderr.isatty()
+    return run_with_progress(fn, desc, progress=show)
 
 
 def _table(rows: Sequence[tuple[str, ...]], right: tuple[int, ...] = ()) -> None:

@@ -17,6 +17,8 @@ __all__ = [
     "analysis_draw_odds",
     "analysis_equity",
     "analysis_worst_low",
+    "bots_heuristic",
+    "bots_standard_discard",
     "card_ids",
     "evaluate",
     "evaluate_batch",
@@ -133,3 +135,17 @@ def analysis_best_discard(
 def analysis_worst_low(top: int, second: int | None = None) -> int: ...
 
 # ---- end of analysis kernels -------------------------------------------------------------
+
+# ---- bots' kernels (rust/py_bots.rs) ---------------------------------------------------
+
+def bots_standard_discard(cards: Sequence[int], keep_max: int, pat_max: int) -> tuple[int, ...]:
+    """The card ids (sorted) the standard rule throws from five cards: stand pat with a
+    hand ranked ``pat_max`` or better, otherwise keep one card of each rank up to
+    ``keep_max`` (pairs broken)."""
+
+def bots_heuristic(
+    params: tuple[int, int, int, int, float], obs: tuple[Any, ...], r: float
+) -> tuple[int, tuple[int, ...]]:
+    """The heuristic bot's decision for an ``Observation``: ``(code, cards)``, code 0 fold,
+    1 check, 2 call, 3 bet or raise, 4 bet or raise if the bluff roll says so, 5 discard
+    ``cards``."""

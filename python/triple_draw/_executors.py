@@ -1,21 +1,36 @@
 """Running independent, picklable work items on whatever executor the caller chose.
 
-:func:`run_ordered` takes a module-level function and a list of argument tuples and
-returns the results in input order, whatever ran them: this thread, a thread pool, a
-process pool, a Ray cluster (:class:`RayExecutor`), any ``concurrent.futures.Executor``,
-or any pool with an ordered ``map`` (``multiprocessing.Pool``,
-``ray.util.multiprocessing.Pool``). Callers reduce the results in that order, so their
-output never depends on how the work was spread.
+:func:`run_ordered` takes a module-level function and an iterable of argument tuples and
+hands the results, in input order, to a callback, whatever ran them: this thread, a thread
+pool, a process pool, a Ray cluster (:class:`RayExecutor`), any
+``concurrent.futures.Executor``, or any pool with an ordered ``imap``/``map``
+(``multiprocessing.Pool``, ``ray.util.multiprocessing.Pool``). The work items are drawn
+from the iterable lazily and only a few per worker are in flight at once, so a run of any
+length holds a bounded number of items and results in memory. Callers reduce the results
+in input order, so their output never depends on how the work was spread.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import itertools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["RayExecutor", "run_ordered", "resolve_executor"]
+from triple_draw.errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    MissingExtraError,
+    TripleDrawError,
+)
+
+__all__ = ["RayExecutor", "MAX_WORKERS", "run_ordered", "resolve_executor"]
+
+
+class ExecutorShutdownError(TripleDrawError, RuntimeError):
+    """Work submitted to an executor that was shut down (a ``RuntimeError``, as
+    ``concurrent.futures`` raises)."""
 
 
 class RayExecutor(cf.Executor):
@@ -39,10 +54,7 @@ class RayExecutor(cf.Executor):
     def __init__(
         self, address: str | None = None, *, task_cpus: float = 1, **ray_init_kwargs: Any
     ) -> None:
-        try:
-            import ray  # noqa: F401
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise ImportError("RayExecutor needs Ray: pip install 'triple_draw[ray]'") from e
+        _require_ray()
         self.address = address
         self.task_cpus = task_cpus
         self.ray_init_kwargs = ray_init_kwargs
@@ -60,7 +72,7 @@ class RayExecutor(cf.Executor):
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
         if self._shutdown:
-            raise RuntimeError("cannot submit to a RayExecutor after shutdown")
+            raise ExecutorShutdownError("cannot submit to a RayExecutor after shutdown")
         ray = self._ensure_ray()
         if self._task is None:
             # one remote wrapper for every callable (builtins and callable objects too)
@@ -82,28 +94,50 @@ class RayExecutor(cf.Executor):
         return f"RayExecutor(address={self.address!r}, task_cpus={self.task_cpus})"
 
     def __reduce__(self) -> Any:  # an executor is never sent anywhere; keep pickling honest
-        raise TypeError("a RayExecutor cannot be pickled")
+        raise ArgumentTypeError("a RayExecutor cannot be pickled")
+
+
+def _require_ray() -> None:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise MissingExtraError(
+            "the ray executor needs Ray, which is not installed: pip install 'triple_draw[ray]'"
+        ) from None
+
+
+#: The most workers an executor created by name may have.
+MAX_WORKERS = 256
 
 
 def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return fn(*args, **kwargs)
 
 
-def resolve_executor(executor: Any, workers: int | None) -> tuple[Any, bool, str]:
+def resolve_executor(
+    executor: Any, workers: int | None, items: int | None = None
+) -> tuple[Any, bool, str]:
     """``(executor or None for in-process, owned, description)``.
 
     ``executor``: ``None`` (in-process unless ``workers > 1``: a process pool), an
     ``Executor`` or pool object (used as is, not shut down), or one of the strings
-    ``"serial"``, ``"threads"``, ``"processes"``, ``"ray"`` (created here, shut down after)."""
-    if workers is not None and (type(workers) is not int or workers < 1):
-        raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+    ``"serial"``, ``"threads"``, ``"processes"``, ``"ray"`` (created here, shut down after).
+    ``workers``: 1..:data:`MAX_WORKERS`; a pool created here never gets more workers than
+    there are ``items`` of work."""
+    if workers is not None and (type(workers) is not int or not 1 <= workers <= MAX_WORKERS):
+        raise ArgumentError(f"workers must be an int 1..{MAX_WORKERS}, got {workers!r}")
+
+    def size(n: int) -> int:
+        return max(1, min(n, items)) if items is not None else n
+
     if executor is None:
-        if workers is None or workers == 1:
+        if workers is None or size(workers) == 1:
             return None, False, "serial"
-        return cf.ProcessPoolExecutor(max_workers=workers), True, f"processes({workers})"
+        n = size(workers)
+        return cf.ProcessPoolExecutor(max_workers=n), True, f"processes({n})"
     if isinstance(executor, str):
         name = executor.lower()
-        n = workers or os.cpu_count() or 1
+        n = size(workers or os.cpu_count() or 1)
         if name in ("serial", "none", "inline"):
             return None, False, "serial"
         if name in ("threads", "thread"):
@@ -112,52 +146,73 @@ def resolve_executor(executor: Any, workers: int | None) -> tuple[Any, bool, str
             return cf.ProcessPoolExecutor(max_workers=n), True, f"processes({n})"
         if name == "ray":
             return RayExecutor(), True, "ray"
-        raise ValueError(
+        raise ArgumentError(
             f"unknown executor {executor!r}: "
             "use 'serial', 'threads', 'processes', 'ray' or an Executor"
         )
     if callable(getattr(executor, "submit", None)) or callable(getattr(executor, "map", None)):
         return executor, False, type(executor).__name__
-    raise TypeError(
+    raise ArgumentTypeError(
         f"executor must be a concurrent.futures.Executor (or a pool with map), got {executor!r}"
     )
 
 
 def run_ordered(
     fn: Callable[..., Any],
-    args: Sequence[tuple[Any, ...]],
+    args: Iterable[tuple[Any, ...]],
     executor: Any = None,
-    on_done: Callable[[int, Any], None] | None = None,
-) -> list[Any]:
-    """``[fn(*a) for a in args]``, run on ``executor``; ``on_done(index, result)`` is called
-    as each item finishes (in completion order), the returned list is in input order."""
-    out: list[Any] = [None] * len(args)
+    on_result: Callable[[int, Any], None] | None = None,
+    *,
+    in_flight: int | None = None,
+) -> None:
+    """Run ``fn(*a)`` for each ``a`` of ``args`` on ``executor`` and call
+    ``on_result(index, result)`` for each, in input order.
+
+    ``args`` is consumed lazily: at most ``in_flight`` items (default: four per worker of
+    the executor, at least 8) are submitted and not yet handed to ``on_result``. If an item
+    fails, or ``on_result`` raises (``KeyboardInterrupt`` included), the items not started
+    yet are cancelled and the error propagates."""
+    it = iter(args)
     if executor is None:
-        for i, a in enumerate(args):
-            out[i] = fn(*a)
-            if on_done is not None:
-                on_done(i, out[i])
-        return out
+        for i, a in enumerate(it):
+            r = fn(*a)
+            if on_result is not None:
+                on_result(i, r)
+        return
     if callable(getattr(executor, "submit", None)):
-        futures = {executor.submit(fn, *a): i for i, a in enumerate(args)}
+        limit = in_flight or max(8, 4 * _workers_of(executor))
+        pending: dict[int, cf.Future[Any]] = {}
+        nxt = 0  # the next index to hand over
+        index = 0  # the next index to submit
         try:
-            for fut in cf.as_completed(futures):
-                i = futures[fut]
-                out[i] = fut.result()
-                if on_done is not None:
-                    on_done(i, out[i])
+            for a in itertools.islice(it, limit):
+                pending[index] = executor.submit(fn, *a)
+                index += 1
+            while pending:
+                r = pending.pop(nxt).result()
+                if on_result is not None:
+                    on_result(nxt, r)
+                nxt += 1
+                for a in itertools.islice(it, 1):
+                    pending[index] = executor.submit(fn, *a)
+                    index += 1
         except BaseException:
-            for fut in futures:
+            for fut in pending.values():
                 fut.cancel()
             raise
-        return out
-    # a pool with an ordered map (multiprocessing.Pool, ray.util.multiprocessing.Pool)
-    mapper = getattr(executor, "imap", None) or executor.map
-    for i, r in enumerate(mapper(_Star(fn), list(args))):
-        out[i] = r
-        if on_done is not None:
-            on_done(i, r)
-    return out
+        return
+    # a pool with an ordered imap (multiprocessing.Pool, ray.util.multiprocessing.Pool):
+    # imap consumes the iterable lazily; plain map needs the items at once
+    imap = getattr(executor, "imap", None)
+    results = imap(_Star(fn), it) if callable(imap) else executor.map(_Star(fn), list(it))
+    for i, r in enumerate(results):
+        if on_result is not None:
+            on_result(i, r)
+
+
+def _workers_of(executor: Any) -> int:
+    n = getattr(executor, "_max_workers", None)
+    return n if type(n) is int and n > 0 else os.cpu_count() or 1
 
 
 class _Star:

@@ -9,13 +9,14 @@ end the game cleanly.
 
 from __future__ import annotations
 
+import copy
 import random
 import sys
 from typing import Any, TextIO
 
 from triple_draw._core import HandRank, rank_ids
 from triple_draw._text import format_table
-from triple_draw.bots import HeuristicBot, make_bot
+from triple_draw.bots import HeuristicBot, as_action, make_bot
 from triple_draw.errors import CardError, IllegalActionError
 from triple_draw.game.actions import Action
 from triple_draw.game.cards import to_ids
@@ -52,8 +53,10 @@ class _QuitError(Exception):
 class TerminalGame:
     """``TerminalGame(players=3, seed=None, stack=200, bots=("heuristic",), max_hands=None)``
 
-    ``bots``: one bot name per opponent (or one for all). ``input_fn``/``out``: where the
-    game reads lines and writes text (default: ``input`` and stdout)."""
+    ``bots``: one bot per opponent (or one for all): names for
+    :func:`~triple_draw.bots.make_bot` or bot objects. With a ``seed``, every bot is
+    seeded from it, so the whole game repeats. ``input_fn``/``out``: where the game reads
+    lines and writes text (default: ``input`` and stdout)."""
 
     def __init__(
         self,
@@ -80,7 +83,16 @@ class TerminalGame:
         self.names: dict[int, str] = {0: "You"}
         for seat in range(1, players):
             spec = names[seat - 1]
-            bot = make_bot(spec, seed=None if seed is None else rng.getrandbits(64))
+            bot_seed = None if seed is None else rng.getrandbits(64)
+            if isinstance(spec, str):
+                bot = make_bot(spec, seed=bot_seed)
+            else:
+                bot = make_bot(spec)
+                if any(b is bot for b in self.bots.values()):
+                    bot = copy.deepcopy(bot)  # one bot object given for every seat: one each
+                reseed = getattr(bot, "reseed", None)
+                if bot_seed is not None and callable(reseed):
+                    reseed(bot_seed)
             self.bots[seat] = bot
             label = getattr(bot, "name", None) or type(bot).__name__
             self.names[seat] = f"Seat {seat} ({label})"
@@ -168,8 +180,10 @@ class TerminalGame:
         me = self.table.hand_seat(self.you)
         assert me is not None
         self.say("")
+        has = "have" if smap[hand.button] == self.you else "has"
         self.say(
-            f"===== Hand {self.hands_played}: {self.names[smap[hand.button]]} has the button ====="
+            f"===== Hand {self.hands_played}: {self.names[smap[hand.button]]} {has} the button "
+            "====="
         )
         self._printed = 0
         self._round_in: dict[int, int] = {}
@@ -184,7 +198,7 @@ class TerminalGame:
                 self._human_turn(hand, me)
             else:
                 bot = self.bots[smap[a]]
-                hand.apply(_coerce(bot.act(hand.view(a))))
+                hand.apply(as_action(bot.act(hand.view(a))))
         res = hand.result
         assert res is not None
         net = res.net[me]
@@ -201,6 +215,10 @@ class TerminalGame:
 
     def _who(self, hand_seat: int) -> str:
         return self.names[self.table.seat_map[hand_seat]]
+
+    def _obj(self, hand_seat: int) -> str:
+        """The player as an object ("... returned to you")."""
+        return "you" if self.table.seat_map[hand_seat] == self.you else self._who(hand_seat)
 
     def _verb(self, hand_seat: int, you: str, other: str) -> str:
         return you if self.table.seat_map[hand_seat] == self.you else other
@@ -271,8 +289,8 @@ class TerminalGame:
         if k == "reshuffle":
             return f"(The stub ran out: {amt} cards are shuffled into a new stub.)"
         if k == "return":
-            are = "is" if amt == 1 else "are"
-            return f"{amt} uncalled {are} returned to {self._who(s)}."
+            chips = "1 uncalled chip is" if amt == 1 else f"{amt} uncalled chips are"
+            return f"{chips} returned to {self._obj(s)}."
         if k == "show":
             cards = e.get("cards") or []
             shows = self._verb(s, "show", "shows")
@@ -367,7 +385,7 @@ class TerminalGame:
             return True
         if cmd == "hint":
             act = self._hint_bot.act(hand.view(me))
-            self.say(f"  The heuristic bot would {act}.")
+            self.say(f"  The heuristic bot would {_describe(act, hand)}.")
             return True
         return False
 
@@ -520,9 +538,17 @@ def _you(msg: str, me: int) -> str:
     return msg.replace(f"seat {me} cannot", "you cannot").replace(f"seat {me} ", "you ")
 
 
-def _coerce(x: Any) -> Action:
-    if type(x) is Action:
-        return x
-    if isinstance(x, dict):
-        return Action.from_dict(x)
-    return Action(str(x))
+def _describe(action: Action, hand: Any) -> str:
+    """An action in the words of the prompt: a call by the chips it costs now (the prompt's
+    "[c]all 1"), a bet or raise by the round total it reaches, a discard by its cards."""
+    k = action.kind
+    if k == "call":
+        return f"call {hand.to_call}"
+    if k == "bet":
+        return f"bet {action.amount}"
+    if k == "raise":
+        return f"raise to {action.amount}"
+    if k == "discard":
+        cards = action.card_text
+        return f"throw {' '.join(cards)}" if cards else "stand pat"
+    return k

@@ -20,5 +20,5 @@ def format_table(
         ]
         lines.append("  ".join(cells).rstrip())
         if k == 0 and rule:
-            lines.append("  ".join("-" * w for w in widths))
+            lines.append("  ".join("-" * w for w in widths).rstrip())
     return lines

@@ -22,6 +22,12 @@ Exact or sampled: one draw of :func:`draw_odds` and one draw of :func:`best_disc
 ``exact_limit`` outcomes (``method="auto"``), and sampled with ``trials`` trials otherwise;
 ``method="exact"`` or ``"sample"`` forces one way.
 
+Long runs: with ``progress=True`` the kernel runs on a worker thread while the calling
+thread waits; after a second a tqdm display on stderr shows that it is still running (as
+:func:`triple_draw.simulate` shows its progress), and Ctrl-C (``KeyboardInterrupt``) stops
+the wait at once. ``threads`` is at most :data:`MAX_THREADS`, ``trials`` at most
+:data:`MAX_TRIALS`.
+
 >>> from triple_draw.analysis import draw_odds, best_discard
 >>> odds = draw_odds("7c 5d 4h 3s Kd", discard="Kd")
 >>> odds.fraction_at_most(1)        # exactly 7-5-4-3-2: the four deuces of 47 cards
@@ -36,10 +42,12 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Iterator, Sequence
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +59,8 @@ from triple_draw.errors import AnalysisError
 __all__ = [
     "CATEGORIES",
     "DEFAULT_TRIALS",
+    "MAX_THREADS",
+    "MAX_TRIALS",
     "DiscardChoice",
     "DrawOdds",
     "EquityResult",
@@ -67,6 +77,7 @@ CardsLike = str | Sequence[str | int | Card]
 #: ``"8"`` (any 8-low or better) or ``"9-7"`` (any 9-7 low or better).
 RankLike = int | HandRank | str | Sequence[str | int | Card]
 Method = Literal["auto", "exact", "sample"]
+T = TypeVar("T")
 
 
 #: Trials used when a result is sampled and ``trials`` is not given.
@@ -74,11 +85,64 @@ DEFAULT_TRIALS = 200_000
 #: With ``method="auto"``, results with at most this many outcomes are enumerated.
 DEFAULT_EXACT_LIMIT = 2_000_000
 
+#: The most threads an analysis may use.
+MAX_THREADS = 256
+#: The most trials a sampled analysis may run.
+MAX_TRIALS = 10**10
+
 _RANK_CHARS = "23456789TJQKA"
-_NUM_CLASSES = 7462
+_NUM_CLASSES: int = _core.NUM_CLASSES
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+def run_with_progress(fn: Callable[[], T], desc: str, *, progress: bool = True) -> T:
+    """``fn()`` on a worker thread (the kernels release the GIL) while this thread waits
+    in short steps, so that Ctrl-C stops the wait at once with ``KeyboardInterrupt`` (the
+    abandoned kernel finishes in the background and its result is dropped). With
+    ``progress``, a run longer than a second shows a tqdm display on stderr, as
+    :func:`triple_draw.simulate` does, until it ends."""
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["result"] = fn()
+        except BaseException as e:  # handed to the waiting thread
+            box["error"] = e
+
+    worker = threading.Thread(target=work, name="triple_draw-analysis", daemon=True)
+    worker.start()
+    bar: Any = None
+    try:
+        worker.join(1.0)
+        if worker.is_alive() and progress:
+            from tqdm import tqdm
+
+            bar = tqdm(
+                total=None,
+                desc=desc,
+                file=sys.stderr,
+                leave=False,
+                bar_format="{desc}: running for {elapsed} (Ctrl-C stops it)",
+            )
+        while worker.is_alive():
+            worker.join(0.1)
+            if bar is not None:
+                bar.refresh()
+    finally:
+        if bar is not None:
+            bar.close()
+    if "error" in box:
+        raise box["error"]
+    result: T = box["result"]
+    return result
+
+
+def _run(fn: Callable[[], T], desc: str, progress: bool) -> T:
+    if not isinstance(progress, bool):
+        raise TypeError(f"progress must be a bool, got {type(progress).__name__}")
+    return run_with_progress(fn, desc) if progress else fn()
 
 
 def _rank_char(text: str) -> int | None:
@@ -138,18 +202,20 @@ def _key(seed: int | None) -> bytes | None:
     return seed.to_bytes(32, "little")
 
 
-def _count(value: int | None, name: str, default: int) -> int:
+def _count(value: int | None, name: str, default: int, most: int | None = None) -> int:
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
     if value < 1:
         raise AnalysisError(f"{name} must be at least 1, got {value}")
+    if most is not None and value > most:
+        raise AnalysisError(f"{name} must be at most {most:,}, got {value:,}")
     return value
 
 
 def _threads(threads: int | None) -> int | None:
-    return None if threads is None else _count(threads, "threads", 1)
+    return None if threads is None else _count(threads, "threads", 1, MAX_THREADS)
 
 
 def _draws(value: int, name: str, low: int) -> int:
@@ -174,7 +240,7 @@ def _run_options(
     """The checked options every kernel takes last: method, trials, key, threads, exact_limit."""
     return (
         _method(method),
-        _count(trials, "trials", DEFAULT_TRIALS),
+        _count(trials, "trials", DEFAULT_TRIALS, MAX_TRIALS),
         _key(seed),
         _threads(threads),
         _count(exact_limit, "exact_limit", DEFAULT_EXACT_LIMIT),
@@ -412,6 +478,7 @@ def draw_odds(
     threads: int | None = None,
     method: Method = "auto",
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    progress: bool = False,
 ) -> DrawOdds:
     """The distribution of the final hand after throwing ``discard`` from ``cards`` and
     drawing, with ``draws`` draws left (1 to 3).
@@ -434,7 +501,7 @@ def draw_odds(
     (False, 200000, 0.28, 0.001)
     """
     hand = _five(cards, "the hand")
-    odds = _core.analysis_draw_odds(
+    args = (
         hand,
         card_ids(discard),
         _draws(draws, "draws", 1),
@@ -442,6 +509,7 @@ def draw_odds(
         card_ids(dead),
         *_run_options(method, trials, seed, threads, exact_limit),
     )
+    odds = _run(lambda: _core.analysis_draw_odds(*args), "draw_odds", progress)
     probs, cats, counts, exact, outcomes = odds
     probs.flags.writeable = False
     if counts is not None:
@@ -512,6 +580,7 @@ def equity(
     threads: int | None = None,
     method: Method = "auto",
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    progress: bool = False,
 ) -> EquityResult:
     """Win, tie and equity of 2 to 6 hands with ``draws_left`` draws to come (0 to 3).
 
@@ -538,12 +607,13 @@ def equity(
         raise AnalysisError(f"equity needs 2 to 6 hands, got {len(hands)}")
     known = [_hand_spec(h, f"hand {i + 1}") for i, h in enumerate(hands)]
     strats = _strategies(strategies, len(hands), "strategies")
-    per, exact, outcomes = _core.analysis_equity(
+    args = (
         [(k, s._tuple()) for k, s in zip(known, strats, strict=True)],
         card_ids(dead),
         _draws(draws_left, "draws_left", 0),
         *_run_options(method, trials, seed, threads, exact_limit),
     )
+    per, exact, outcomes = _run(lambda: _core.analysis_equity(*args), "equity", progress)
     players = tuple(
         PlayerEquity(win=w, tie=t, equity=e, stderr=se, win_stderr=wse, tie_stderr=tse)
         for (w, t, e, wse, tse, se) in per
@@ -590,6 +660,7 @@ def best_discard(
     threads: int | None = None,
     method: Method = "auto",
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    progress: bool = False,
 ) -> list[DiscardChoice]:
     """All 32 ways to discard from ``cards``, best first, with ``draws_left`` draws (1-3).
 
@@ -627,7 +698,7 @@ def best_discard(
             (_hand_spec(h, f"opponent {i + 1}"), s._tuple())
             for i, (h, s) in enumerate(zip(opponents, strats, strict=True))
         ]
-    rows = _core.analysis_best_discard(
+    args = (
         hand,
         _draws(draws_left, "draws_left", 1),
         _later(strategy),
@@ -636,6 +707,7 @@ def best_discard(
         card_ids(dead),
         *_run_options(method, trials, seed, threads, exact_limit),
     )
+    rows = _run(lambda: _core.analysis_best_discard(*args), "best_discard", progress)
     objective = "target" if target_rank is not None else "equity"
     return [
         DiscardChoice(

@@ -1,15 +1,19 @@
 """Bots: plain objects that choose an action from what one seat may see.
 
-A bot is any object with one decision method::
+A bot is any object with one decision method, asked only when its seat is the actor::
 
-    def act(self, view: dict) -> Action
+    def act(self, view: dict) -> Action          # or
+    def decide(self, obs: Observation) -> Action
 
 ``view`` is ``hand.view(seat)`` (JSON-ready: the seat's ``hole_cards`` as text, the
-public ``players`` table, ``phase``, ``street``, ``pot``, ``legal_actions``, ...), asked
-only when the seat is the actor. The method returns a :class:`~triple_draw.game.Action`
-(a dict such as ``{"kind": "call"}`` or a bare kind string like ``"check"`` is accepted
-too by :func:`triple_draw.simulate`). Bots never see the :class:`~triple_draw.game.Hand`,
-so a bot cannot cheat, and a bot written for the view works with every engine path.
+public ``players`` table, ``phase``, ``street``, ``pot``, ``legal_actions``, ...);
+``obs`` an :class:`Observation`, the same information as a compact named tuple that
+:func:`triple_draw.simulate` builds much more cheaply. The method returns a
+:class:`~triple_draw.game.Action` (a dict such as ``{"kind": "call"}`` or a bare kind
+string like ``"check"`` is accepted too). Bots never see the
+:class:`~triple_draw.game.Hand`, so a bot cannot cheat. The bundled bots implement
+``decide``; :class:`Bot`'s ``act`` turns a view into an observation for it. The heuristic
+bot's decisions are computed in the compiled core (``rust/bots.rs``).
 
 Bots that use randomness own a ``random.Random`` and expose ``reseed(seed)``;
 :func:`triple_draw.simulate` re-seeds every seat's bot at the start of each chunk, so the
@@ -27,13 +31,19 @@ True
 
 from __future__ import annotations
 
+import importlib
 import random
-from collections.abc import Mapping
-from itertools import pairwise
-from math import comb
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
-from triple_draw._core import rank_ids
+from triple_draw._core import analysis_worst_low, bots_heuristic, bots_standard_discard
+from triple_draw.errors import (
+    AnalysisError,
+    ArgumentError,
+    ArgumentTypeError,
+    IllegalActionError,
+    TripleDrawError,
+)
 from triple_draw.game.actions import Action, make_action
 from triple_draw.game.cards import RANKS, to_ids
 
@@ -43,25 +53,17 @@ __all__ = [
     "HeuristicBot",
     "CallingStationBot",
     "BOTS",
+    "Observation",
+    "decide_method",
     "make_bot",
+    "parse_bot_specs",
+    "as_action",
     "standard_discard",
     "worst_low",
     "view_hole_ids",
 ]
 
 _TEXT_ID = {r + s: i for i, (r, s) in enumerate((r, s) for r in RANKS for s in "cdhs")}
-
-#: Ranks of no-pair hands: ``_WORST_LOW[top]`` is the rank of the worst no-pair hand whose
-#: top card has rank index ``top`` (5 = seven .. 12 = ace), e.g. 18 for "any eight-low".
-_WORST_LOW: dict[int, int] = {}
-_acc = 0
-for _top in range(5, 13):
-    # every 4 lower ranks under the top card make a no-pair hand, except the straight
-    _acc += comb(_top, 4) - 1
-    _WORST_LOW[_top] = _acc
-del _acc, _top
-
-_NO_PAIR_WORST = 1278
 
 
 def worst_low(top: int | str) -> int:
@@ -72,9 +74,10 @@ def worst_low(top: int | str) -> int:
     (4, 18, 52, 1278)
     """
     t = _rank_index(top)
-    if t not in _WORST_LOW:
-        raise ValueError(f"there is no {RANKS[t]}-low hand: the lowest no-pair hand is 7-5-4-3-2")
-    return _WORST_LOW[t]
+    try:
+        return int(analysis_worst_low(t, None))
+    except AnalysisError as e:
+        raise ArgumentError(str(e)) from None
 
 
 def _rank_index(r: int | str) -> int:
@@ -83,11 +86,17 @@ def _rank_index(r: int | str) -> int:
         if s == "10":
             s = "T"
         if len(s) != 1 or s not in RANKS:
-            raise ValueError(f"not a card rank: {r!r} (use one of {RANKS})")
+            raise ArgumentError(f"not a card rank: {r!r} (use one of {RANKS})")
         return RANKS.index(s)
     if type(r) is not int or not 0 <= r <= 12:
-        raise ValueError(f"a card rank index must be an int 0 (deuce) .. 12 (ace), got {r!r}")
+        raise ArgumentError(f"a card rank index must be an int 0 (deuce) .. 12 (ace), got {r!r}")
     return r
+
+
+def _pat_for_keep(keep_max: int) -> int:
+    """Stand pat on any no-pair hand topped by ``keep_max`` (never below a seven: there is
+    no six-low)."""
+    return worst_low(keep_max) if keep_max >= RANKS.index("7") else 0
 
 
 def standard_discard(
@@ -100,7 +109,8 @@ def standard_discard(
     ``keep_max`` (pairs are broken: of a pair the card whose suit is least used by the
     other kept cards stays, the lowest id on a tie) and throw the rest; if that would keep
     all five (a straight, a flush, or a low hand rougher than ``pat_max``) the highest card
-    goes too. This is the rule of the analysis kernels' standard strategy.
+    goes too. This is the analysis kernels' standard strategy (one implementation, in the
+    compiled core).
 
     >>> from triple_draw.game.cards import cards_text
     >>> cards_text(standard_discard("8c 7d 6h 5s 4c"))  # a straight: break it at the top
@@ -112,74 +122,151 @@ def standard_discard(
     """
     ids = cards if type(cards) is list and all(type(c) is int for c in cards) else to_ids(cards)
     if len(ids) != 5:
-        raise ValueError(f"standard_discard needs five cards, got {len(ids)}")
+        raise ArgumentError(f"standard_discard needs five cards, got {len(ids)}")
     keep_r = _rank_index(keep_max)
     if pat_max is None:
-        pat_max = _WORST_LOW.get(keep_r, 0)
-    return _discard_rule(ids, rank_ids(ids), keep_r, pat_max)
+        pat_max = _pat_for_keep(keep_r)
+    return tuple(bots_standard_discard(ids, keep_r, _pat_rank(pat_max)))
 
 
-def _discard_rule(ids: list[int], rank: int, keep_max: int, pat_max: int) -> tuple[int, ...]:
-    if rank <= pat_max:
-        return ()
-    if len(ids) == 5 and len({c >> 2 for c in ids}) == 5:
-        # five distinct ranks (no pair, straight, flush): nothing to break, throw what is
-        # above keep_max, or the top card if all five are at or below it
-        throw = [c for c in ids if c >> 2 > keep_max]
-        if not throw:
-            return (max(ids),)
-        throw.sort()
-        return tuple(throw)
-    # by ascending id, so the cards of one rank are adjacent and in id order
-    srt = sorted(ids)
-    count = [0] * 13
-    for c in srt:
-        count[c >> 2] += 1
-    keep: list[int] = []
-    suits = [0, 0, 0, 0]
-    for c in srt:
-        r = c >> 2
-        if r <= keep_max and count[r] == 1:
-            keep.append(c)
-            suits[c & 3] += 1
-    # then one card of each pair (trips, quads), lowest rank first: the one whose suit
-    # the kept cards use least, the lowest id on a tie
-    i = 0
-    m = len(srt)
-    while i < m:
-        best = srt[i]
-        if best >> 2 > keep_max:
+def _pat_rank(v: Any) -> int:
+    from triple_draw._core import NUM_CLASSES
+
+    if type(v) is not int or not 0 <= v <= NUM_CLASSES:
+        raise ArgumentError(
+            f"a stand-pat threshold is a hand rank 1..{NUM_CLASSES} (0: never), got {v!r}"
+        )
+    return v
+
+
+# -- what a seat sees ---------------------------------------------------------------------------
+
+
+class Observation(NamedTuple):
+    """What one seat may see when it must act, as a compact immutable record: the seat's
+    own cards and the public state, never another seat's cards, anybody's discards or the
+    stub. :func:`triple_draw.simulate` hands one to every bot that has a
+    ``decide(obs)`` method (much cheaper than a full ``hand.view(seat)``);
+    :meth:`from_view` builds the same record from a view.
+    """
+
+    #: the seat to act
+    seat: int
+    #: its cards, as ids
+    hole: tuple[int, ...]
+    #: ``"bet"`` or ``"draw"``
+    phase: str
+    #: betting round 0..3, or the draw's index 0..2
+    street: int
+    n_players: int
+    button: int
+    #: ``None`` in a hand dealt with no small blind (a dead small blind at a table)
+    small_blind_seat: int | None
+    big_blind_seat: int
+    #: per seat: has folded
+    folded: tuple[bool, ...]
+    #: per seat: chips behind
+    stacks: tuple[int, ...]
+    #: per seat: chips in the current betting round (zeros during a draw)
+    bets: tuple[int, ...]
+    #: per seat: how many cards it drew at each draw so far
+    draws: tuple[tuple[int, ...], ...]
+    #: every chip put in this hand
+    pot: int
+    #: chips the seat needs to call (0: it may check; always 0 during a draw)
+    to_call: int
+    #: the round total a bet or raise would reach, or None if it may not bet or raise
+    raise_to: int | None
+    #: the amount to match in this round (0: a bet opens the round, otherwise a raise)
+    bet_level: int
+    #: bets and raises made so far in this betting round (blinds not counted)
+    round_bets: int
+    #: whether anybody has called, bet or raised in this betting round
+    round_voluntary: bool
+
+    @property
+    def draws_left(self) -> int:
+        """Draws still to come (during a draw: this one included)."""
+        return 3 - self.street
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any]) -> Observation:
+        """The observation of ``view`` (``hand.view(seat)`` of the seat to act)."""
+        seat = view["seat"]
+        players = view["players"]
+        betting = view["phase"] == "bet"
+        bets = tuple(int(p["bet"]) for p in players)
+        to_call = 0
+        raise_to = None
+        for d in view["legal_actions"]:
+            k = d["kind"]
+            if k == "call":
+                to_call = d["amount"] - bets[seat]
+            elif k in ("bet", "raise"):
+                raise_to = d["amount"]
+        round_bets, voluntary = _round_action(view["history"]) if betting else (0, False)
+        return cls(
+            seat,
+            tuple(_TEXT_ID[t] for t in view["hole_cards"]),
+            view["phase"],
+            view["street"],
+            view["n_players"],
+            view["button"],
+            view["small_blind_seat"],
+            view["big_blind_seat"],
+            tuple(bool(p["folded"]) for p in players),
+            tuple(int(p["stack"]) for p in players),
+            bets,
+            tuple(tuple(p["draws"]) for p in players),
+            view["pot"],
+            to_call,
+            raise_to,
+            view["bet_level"],
+            round_bets,
+            voluntary,
+        )
+
+
+def _round_action(history: Sequence[Mapping[str, Any]]) -> tuple[int, bool]:
+    """Bets and raises in the current betting round, and whether anybody has acted
+    voluntarily in it (called, bet or raised)."""
+    raises = 0
+    voluntary = False
+    for h in reversed(history):
+        k = h["kind"]
+        if k == "begin_round":
             break
-        k = count[best >> 2]
-        if k > 1:
-            low = suits[best & 3]
-            for c in srt[i + 1 : i + k]:
-                if suits[c & 3] < low:
-                    best = c
-                    low = suits[c & 3]
-            keep.append(best)
-            suits[best & 3] += 1
-        i += k
-    if len(keep) == 5:
-        keep.remove(max(ids))
-    return tuple([c for c in srt if c not in keep])
+        if k in ("bet", "raise"):
+            raises += 1
+            voluntary = True
+        elif k == "call":
+            voluntary = True
+    return raises, voluntary
 
 
-_NO_AMOUNT = frozenset(("fold", "check", "call", "bet", "raise"))
-_WITH_AMOUNT = frozenset(("call", "bet", "raise"))
+_FOLD = make_action("fold")
+_CHECK = make_action("check")
 
 
-def _betting_action(kind: Any, amount: Any = None) -> Action:
-    """``Action(kind, amount)`` without re-validating what is known to be valid (the
-    common case: an entry of the view's ``legal_actions``); anything else goes through
-    ``Action`` itself, which raises as before."""
-    if type(kind) is str:
-        if amount is None:
-            if kind in _NO_AMOUNT:
-                return make_action(kind)
-        elif type(amount) is int and kind in _WITH_AMOUNT:
-            return make_action(kind, amount)
-    return Action(kind, amount)
+#: Betting actions by (kind, amount), shared (actions are immutable); bounded.
+_ACTIONS: dict[tuple[str, int | None], Action] = {}
+
+
+def _action(kind: str, amount: int | None) -> Action:
+    a = _ACTIONS.get((kind, amount))
+    if a is None:
+        a = make_action(kind, amount)
+        if len(_ACTIONS) < 4096:
+            _ACTIONS[kind, amount] = a
+    return a
+
+
+def _call(obs: Observation) -> Action:
+    return _action("call", obs.bets[obs.seat] + obs.to_call)
+
+
+def _bet_or_raise(obs: Observation) -> Action:
+    return _action("bet" if obs.bet_level == 0 else "raise", obs.raise_to)
 
 
 def _discard_action(cards: Any) -> Action:
@@ -193,18 +280,36 @@ def _discard_action(cards: Any) -> Action:
     return Action("discard", None, cards)
 
 
+def as_action(x: Any) -> Action:
+    """What a bot returned as an :class:`~triple_draw.game.Action`: an Action as is, a dict
+    (``{"kind": "call"}``) or a bare kind (``"check"``); anything else is an
+    :class:`~triple_draw.errors.IllegalActionError`."""
+    if type(x) is Action:
+        return x
+    try:
+        if isinstance(x, Mapping):
+            return Action.from_dict(dict(x))
+        if isinstance(x, str):
+            return Action(x)
+    except TripleDrawError:
+        raise
+    except (KeyError, TypeError, ValueError) as e:
+        raise IllegalActionError(f"not an action: {x!r} ({e})") from None
+    raise IllegalActionError(f"a bot must return an Action, got {x!r}")
+
+
 def view_hole_ids(view: Mapping[str, Any]) -> list[int]:
     """The seat's own cards of a view as ids."""
     return [_TEXT_ID[t] for t in view["hole_cards"]]
 
 
-def _legal(view: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    return {d["kind"]: d for d in view["legal_actions"]}
-
-
 class Bot:
     """Base class of the bundled bots (subclassing it is optional: any object with an
     ``act(view) -> Action`` method is a bot).
+
+    A subclass implements either ``act(view)`` (the full JSON view) or ``decide(obs)``
+    (an :class:`Observation`, the lean record :func:`triple_draw.simulate` builds cheaply);
+    the base class's ``act`` turns the view into an observation for ``decide``.
 
     ``seed``: seeds the bot's own ``random.Random`` (``None``: OS entropy)."""
 
@@ -218,10 +323,30 @@ class Bot:
         self.rng.seed(seed)
 
     def act(self, view: dict[str, Any]) -> Action:
-        raise NotImplementedError
+        """The action for ``view`` (``hand.view(seat)`` of the seat to act)."""
+        return self.decide(Observation.from_view(view))
+
+    def decide(self, obs: Observation) -> Action:
+        """The action for an :class:`Observation` (what the seat to act may see)."""
+        raise NotImplementedError(f"{type(self).__name__} implements neither act nor decide")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def decide_method(bot: Any) -> Any:
+    """``bot.decide`` when the bot decides from an :class:`Observation` (it has a ``decide``
+    method and does not override :meth:`Bot.act`), else ``None`` (ask ``bot.act(view)``)."""
+    decide = getattr(bot, "decide", None)
+    if not callable(decide):
+        return None
+    cls = type(bot)
+    if issubclass(cls, Bot):
+        if cls.decide is Bot.decide or cls.act is not Bot.act:
+            return None
+    elif callable(getattr(bot, "act", None)):
+        return None
+    return decide
 
 
 class RandomBot(Bot):
@@ -237,19 +362,21 @@ class RandomBot(Bot):
         super().__init__(seed)
         self.fold_when_free = fold_when_free
 
-    def act(self, view: dict[str, Any]) -> Action:
+    def decide(self, obs: Observation) -> Action:
         rng = self.rng
-        if view["phase"] == "draw":
+        if obs.phase == "draw":
             rnd = rng.random
-            return _discard_action(tuple([c for c in view_hole_ids(view) if rnd() < 0.5]))
-        legal = view["legal_actions"]
-        if not self.fold_when_free:
-            for d in legal:
-                if d["kind"] == "check":
-                    legal = [d for d in legal if d["kind"] != "fold"]
-                    break
-        d = legal[rng.randrange(len(legal))]
-        return _betting_action(d["kind"], d.get("amount"))
+            return make_action("discard", None, tuple(sorted([c for c in obs.hole if rnd() < 0.5])))
+        # the legal actions in the order Hand.legal_actions lists them
+        facing = obs.to_call > 0
+        k = 0 if facing or self.fold_when_free else 1  # index of the first option
+        m = 3 if obs.raise_to is not None else 2
+        pick = k + rng.randrange(m - k)
+        if pick == 0:
+            return _FOLD
+        if pick == 1:
+            return _call(obs) if facing else _CHECK
+        return _bet_or_raise(obs)
 
     def __repr__(self) -> str:
         return "RandomBot(fold_when_free=True)" if self.fold_when_free else "RandomBot()"
@@ -264,55 +391,14 @@ class CallingStationBot(Bot):
     def __init__(self, seed: int | None = None, *, keep_max: int | str = "8") -> None:
         super().__init__(seed)
         self.keep_max = _rank_index(keep_max)
+        self._pat = _pat_for_keep(self.keep_max)
 
-    def act(self, view: dict[str, Any]) -> Action:
-        if view["phase"] == "draw":
-            ids = view_hole_ids(view)
-            return _discard_action(
-                _discard_rule(ids, rank_ids(ids), self.keep_max, _WORST_LOW.get(self.keep_max, 0))
+    def decide(self, obs: Observation) -> Action:
+        if obs.phase == "draw":
+            return make_action(
+                "discard", None, bots_standard_discard(obs.hole, self.keep_max, self._pat)
             )
-        legal = _legal(view)
-        if "check" in legal:
-            return make_action("check")
-        return _betting_action("call", legal["call"]["amount"])
-
-
-# A heads-up equity guess for a finished hand, by rank: linear between these anchors.
-_MADE_ANCHORS = (
-    (1, 0.97),
-    (4, 0.93),
-    (18, 0.81),
-    (52, 0.66),
-    (121, 0.52),
-    (246, 0.40),
-    (455, 0.30),
-    (784, 0.22),
-    (1278, 0.15),
-    (1279, 0.07),
-    (7462, 0.0),
-)
-# ... and for a draw of k cards with one draw to come; each extra draw adds _DRAW_EXTRA[k].
-_DRAW_BASE = (0.0, 0.50, 0.36, 0.24, 0.15, 0.10)
-_DRAW_EXTRA = (0.0, 0.08, 0.07, 0.06, 0.04, 0.03)
-
-
-def _made_equity(rank: int) -> float:
-    prev_r, prev_e = _MADE_ANCHORS[0]
-    if rank <= prev_r:
-        return prev_e
-    for r, e in _MADE_ANCHORS[1:]:
-        if rank <= r:
-            return prev_e + (e - prev_e) * (rank - prev_r) / (r - prev_r)
-        prev_r, prev_e = r, e
-    return 0.0
-
-
-#: _MADE_EQUITY[rank] == _made_equity(rank) for every rank 1..7462 (a table lookup in the
-#: bots' hot path; built with the same expression, so the floats are identical)
-_MADE_EQUITY = [_MADE_ANCHORS[0][1]] * (_MADE_ANCHORS[0][0] + 1)
-for (_pr, _pe), (_r, _e) in pairwise(_MADE_ANCHORS):
-    _MADE_EQUITY += [_pe + (_e - _pe) * (_k - _pr) / (_r - _pr) for _k in range(_pr + 1, _r + 1)]
-del _pr, _pe, _r, _e
+        return _call(obs) if obs.to_call > 0 else _CHECK
 
 
 class HeuristicBot(Bot):
@@ -331,7 +417,8 @@ class HeuristicBot(Bot):
     the draw (fewer opponents left to act behind a late opener) and after it (bluffs and
     semi-bluffs are only made in position, heads-up, with probability ``bluff``).
     Thresholds are jittered by a few percent with the bot's own RNG so it is not
-    trivially exploitable.
+    trivially exploitable. The decisions are computed by the compiled core from the
+    bot's :class:`Observation`.
     """
 
     name = "heuristic"
@@ -347,22 +434,34 @@ class HeuristicBot(Bot):
     ) -> None:
         super().__init__(seed)
         self.keep_max = _rank_index(keep_max)
-        pats = {3: "8", 2: "8", 1: "9"}
+        pats: dict[int, int | str] = {3: "8", 2: "8", 1: "9"}
         if pat is not None:
+            if not isinstance(pat, Mapping):
+                raise ArgumentError(f"pat must map draws left (1..3) to a low, got {pat!r}")
             for k, v in pat.items():
                 if k not in (1, 2, 3):
-                    raise ValueError(f"pat: keys are draws left 1..3, got {k!r}")
-                pats[k] = v  # type: ignore[assignment]
+                    raise ArgumentError(f"pat: keys are draws left 1..3, got {k!r}")
+                pats[k] = v
         # stored as ranks: stand pat with a hand ranked at most pat_max[draws_left]
         self.pat_max = {
-            k: (worst_low(v) if isinstance(v, str) else int(v)) for k, v in pats.items()
+            k: (worst_low(v) if isinstance(v, str) else _pat_rank(v)) for k, v in pats.items()
         }
-        if not 0.0 <= bluff <= 1.0:
-            raise ValueError(f"bluff must be a probability 0..1, got {bluff!r}")
-        if not aggression > 0:
-            raise ValueError(f"aggression must be > 0, got {aggression!r}")
+        if (
+            isinstance(bluff, bool)
+            or not isinstance(bluff, (int, float))
+            or not 0.0 <= bluff <= 1.0
+        ):
+            raise ArgumentError(f"bluff must be a probability 0..1, got {bluff!r}")
+        if (
+            isinstance(aggression, bool)
+            or not isinstance(aggression, (int, float))
+            or not 0 < aggression < float("inf")
+        ):
+            raise ArgumentError(f"aggression must be a number > 0, got {aggression!r}")
         self.bluff = float(bluff)
         self.aggression = float(aggression)
+        pm = self.pat_max
+        self._params = (self.keep_max, pm[1], pm[2], pm[3], self.aggression)
 
     def __repr__(self) -> str:
         return (
@@ -370,190 +469,61 @@ class HeuristicBot(Bot):
             f"aggression={self.aggression})"
         )
 
-    # -- drawing ---------------------------------------------------------------------------
-
-    def _pat_max(self, draws_left: int, opp_last: list[int]) -> int:
-        pm = self.pat_max[draws_left]
-        if draws_left == 1 and opp_last and min(opp_last) >= 2:
-            pm = max(pm, _WORST_LOW[8])  # they are far behind: a ten-low is good enough
-        return pm
-
     def discard(
-        self, ids: list[int], rank: int, draws_left: int, opp_last: list[int]
+        self, ids: Sequence[int], rank: int, draws_left: int, opp_last: Sequence[int]
     ) -> tuple[int, ...]:
-        """The ids this bot throws with ``draws_left`` draws to come (this one included)."""
-        return _discard_rule(ids, rank, self.keep_max, self._pat_max(draws_left, opp_last))
+        """The ids this bot throws with ``draws_left`` (1..3) draws to come (this one
+        included), when the live opponents drew ``opp_last`` cards at the last draw
+        (``rank`` is accepted for compatibility: the core ranks the cards itself)."""
+        if type(draws_left) is not int or not 1 <= draws_left <= 3:
+            raise ArgumentError(f"draws_left must be 1..3, got {draws_left!r}")
+        opps = tuple((d,) for d in opp_last) or ((),)
+        n = len(opps) + 1
+        obs = Observation(
+            0,
+            tuple(ids),
+            "draw",
+            3 - draws_left,
+            n,
+            0,
+            0,
+            min(1, n - 1),
+            (False,) * n,
+            (1,) * n,
+            (0,) * n,
+            ((), *opps),
+            0,
+            0,
+            None,
+            0,
+            0,
+            False,
+        )
+        return tuple(bots_heuristic(self._params, obs, 0.0)[1])
 
-    # -- reading the view ------------------------------------------------------------------
-
-    @staticmethod
-    def _opponents(view: Mapping[str, Any]) -> tuple[list[int], list[int]]:
-        """Live opponents, and the number of cards each drew at the last draw so far."""
-        me = view["seat"]
-        opps = []
-        last = []
-        for p in view["players"]:
-            if p["seat"] != me and not p["folded"]:
-                opps.append(p["seat"])
-                d = p["draws"]
-                if d:
-                    last.append(d[-1])
-        return opps, last
-
-    def _equity(self, ids: list[int], rank: int, draws_left: int, opp_last: list[int]) -> float:
-        """Heads-up equity guess against one typical opponent."""
-        if draws_left == 0:
-            e = _MADE_EQUITY[rank]
-        else:
-            throw = self.discard(ids, rank, draws_left, opp_last)
-            k = len(throw)
-            if k == 0:
-                e = _MADE_EQUITY[rank] + 0.02 * draws_left
-            else:
-                kept = [c >> 2 for c in ids if c not in throw]
-                e = _DRAW_BASE[k] + _DRAW_EXTRA[k] * (draws_left - 1)
-                if kept and max(kept) <= 5:  # drawing to a seven
-                    e += 0.05
-                if rank <= _NO_PAIR_WORST:
-                    e = max(e, 0.85 * _MADE_EQUITY[rank])  # a rough made hand is a draw too
-            if opp_last:
-                mine = len(throw)
-                for d in opp_last:
-                    if d == 0 and mine > 0:
-                        e -= 0.10  # he stood pat and we still draw
-                    elif d > mine:
-                        e += 0.05  # he draws more than we do
-                    elif d < mine:
-                        e -= 0.04
-        if draws_left == 0 and opp_last:
-            for d in opp_last:
-                if d == 0:
-                    e -= 0.06
-                elif d >= 2:
-                    e += 0.06  # he drew two or more to the end: often a miss
-        return min(0.98, max(0.01, e))
-
-    # -- the decision ------------------------------------------------------------------------
-
-    def act(self, view: dict[str, Any]) -> Action:
-        ids = [_TEXT_ID[t] for t in view["hole_cards"]]
-        rank = rank_ids(ids)
-        street = view["street"]
-        me = view["seat"]
-        # the live opponents, and how many cards each drew at the last draw so far
-        # (``_opponents``, inlined)
-        n_opps = 0
-        opp_last = []
-        for pl in view["players"]:
-            if pl["seat"] != me and not pl["folded"]:
-                n_opps += 1
-                d = pl["draws"]
-                if d:
-                    opp_last.append(d[-1])
-        draws_left = 3 - street
-        if view["phase"] == "draw":
-            return _discard_action(self.discard(ids, rank, draws_left, opp_last))
-        legal = {d["kind"]: d for d in view["legal_actions"]}
+    def choose(self, obs: Observation) -> tuple[int, tuple[int, ...]]:
+        """The decision as ``(code, cards)``: code 0 fold, 1 check, 2 call, 3 bet or raise,
+        5 discard ``cards`` (sorted ids) - what :meth:`decide` turns into an action, and
+        what :func:`triple_draw.simulate` applies to the engine directly."""
+        if obs.phase == "draw":
+            return bots_heuristic(self._params, obs, 0.0)
         rng = self.rng
-        e = self._equity(ids, rank, draws_left, opp_last) + rng.uniform(-0.03, 0.03)
-        e = min(0.98, max(0.01, e))
-        n = max(1, n_opps)
-        # chance to win against n opponents: e = 0.5 gives the fair share 1/(n+1)
-        p = min(0.97, (2.0 * e) ** n / (n + 1))
-        fair = 1.0 / (n + 1)
-        agg = self.aggression
-        # (the position and the round's action are read from the view only where needed)
-        call = legal.get("call")
-        if call is not None:
-            to_call = call["amount"] - _my_bet(view)
-            odds = to_call / (view["pot"] + to_call)
-            if "raise" in legal:
-                raises, voluntary = _round_action(view["history"])
-                # late: button, blinds (fewer players behind)
-                if street == 0 and not voluntary and _seats_behind(me, view) <= 2:
-                    # first in from late position: raise or fold, do not limp
-                    if p >= fair * 1.15 / agg:
-                        return _betting_action("raise", legal["raise"]["amount"])
-                    if view["big_blind_seat"] != me and view["small_blind_seat"] != me:
-                        return make_action("fold")
-                if p >= fair * (1.6 + 0.3 * max(0, raises - 1)) / agg and p > 0.4:
-                    return _betting_action("raise", legal["raise"]["amount"])
-            # drawing hands get implied odds while there are draws left
-            if p >= odds * (0.75 if draws_left else 1.0):
-                return _betting_action("call", call["amount"])
-            return make_action("fold")
-        # nothing to call: check, bet (or the big blind's raise option)
-        kind = "bet" if "bet" in legal else "raise" if "raise" in legal else None
-        if kind is not None:
-            if street == 0:
-                late = _seats_behind(me, view) <= 2
-            else:
-                late = _last_to_act(me, view["button"], view)
-            threshold = fair * (1.35 if late else 1.55) / agg
-            if p >= threshold and p > 0.3:
-                return _betting_action(kind, legal[kind]["amount"])
-            if (
-                street > 0
-                and late
-                and n == 1
-                and opp_last
-                and opp_last[0] > 0
-                and rng.random() < self.bluff
-            ):
-                return _betting_action(kind, legal[kind]["amount"])
-        return make_action("check")
+        code, cards = bots_heuristic(self._params, obs, rng.random())
+        if code == 4:  # a bluff, if the bot's own roll says so
+            code = 3 if rng.random() < self.bluff else 1
+        return code, cards
 
-
-def _my_bet(view: Mapping[str, Any]) -> int:
-    me = view["seat"]
-    for p in view["players"]:
-        if p["seat"] == me:
-            return int(p["bet"])
-    return 0  # pragma: no cover
-
-
-def _round_action(history: list[dict[str, Any]]) -> tuple[int, bool]:
-    """Bets and raises in the current betting round, and whether anybody has acted
-    voluntarily in it (called, bet or raised)."""
-    raises = 0
-    voluntary = False
-    for h in reversed(history):
-        k = h["kind"]
-        if k == "begin_round":
-            break
-        if k in ("bet", "raise"):
-            raises += 1
-            voluntary = True
-        elif k == "call":
-            voluntary = True
-    return raises, voluntary
-
-
-def _seats_behind(me: int, view: Mapping[str, Any]) -> int:
-    """Players still in who act after ``me`` up to the big blind in the first round."""
-    n = view["n_players"]
-    bb = view["big_blind_seat"]
-    players = view["players"]
-    count = 0
-    j = me
-    while j != bb:
-        j = (j + 1) % n
-        if not players[j]["folded"] and not players[j]["all_in"]:
-            count += 1
-    return count
-
-
-def _last_to_act(me: int, button: int, view: Mapping[str, Any]) -> bool:
-    """After the first draw the order starts left of the button: is ``me`` the last live
-    player in it (in position)?"""
-    n = view["n_players"]
-    players = view["players"]
-    j = button
-    for _ in range(n):
-        if not players[j]["folded"]:
-            return bool(j == me)
-        j = (j - 1) % n
-    return False  # pragma: no cover
+    def decide(self, obs: Observation) -> Action:
+        code, cards = self.choose(obs)
+        if code == 0:
+            return _FOLD
+        if code == 1:
+            return _CHECK
+        if code == 2:
+            return _call(obs)
+        if code == 3:
+            return _bet_or_raise(obs)
+        return make_action("discard", None, cards)
 
 
 #: Bot names understood by :func:`make_bot` and the command line.
@@ -564,37 +534,95 @@ BOTS: dict[str, type[Bot]] = {
 }
 
 
+def parse_bot_specs(text: str, seats: int | None = None) -> list[str]:
+    """The bot specs of a comma-separated list (``"heuristic,random*2,call"``; ``NAME*K``
+    repeats a bot for K seats). One spec alone is repeated for every seat when ``seats`` is
+    given; otherwise there must be exactly ``seats`` of them.
+
+    >>> parse_bot_specs("heuristic, random*2")
+    ['heuristic', 'random', 'random']
+    """
+    if not isinstance(text, str):
+        raise ArgumentError(f"bot specs must be a string, got {text!r}")
+    names: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            raise ArgumentError(f"empty bot name in {text!r}")
+        name, star, k = part.partition("*")
+        name = name.strip()
+        if not name:
+            raise ArgumentError(f"empty bot name in {part!r}")
+        if star:
+            k = k.strip()
+            if not k.isdigit() or len(k) > 2 or int(k) < 1:
+                raise ArgumentError(f"bad repeat count in {part!r} (use NAME*K, K >= 1)")
+            names.extend([name] * int(k))
+        else:
+            names.append(name)
+    if seats is not None:
+        if len(names) == 1:
+            names = names * seats
+        elif len(names) != seats:
+            raise ArgumentError(
+                f"{len(names)} bots given for {seats} seats: give one, or one per seat"
+            )
+    return names
+
+
 def make_bot(spec: str | Any, seed: int | None = None) -> Any:
     """A bot from a name (``"heuristic"``, ``"random"``, ``"call"``), an import path
-    ``"package.module:ClassName"`` (constructed with no arguments, or ``seed=`` if it takes
-    one), or an existing bot object (returned as is).
+    ``"package.module:ClassName"`` of a bot class (a :class:`Bot` subclass, or a class
+    with an ``act`` or ``decide`` method; constructed with ``seed=`` if it takes one, else
+    with no arguments), or an existing bot object (returned as is). Anything that is not a
+    bot is refused with :class:`~triple_draw.errors.ArgumentError` before it is called.
 
     >>> make_bot("random")
     RandomBot()
     """
     if not isinstance(spec, str):
-        if not callable(getattr(spec, "act", None)):
-            raise TypeError(f"a bot needs an act(view) method, got {spec!r}")
+        if not _is_bot(spec):
+            raise ArgumentTypeError(f"a bot needs an act(view) or decide(obs) method, got {spec!r}")
         return spec
     name = spec.strip()
     cls = BOTS.get(name.lower())
     if cls is not None:
         return cls(seed)
-    if ":" in name:
-        import importlib
-
-        mod_name, _, attr = name.partition(":")
+    if ":" not in name:
+        raise ArgumentError(f"unknown bot {name!r}: use one of {', '.join(BOTS)} or 'module:Class'")
+    mod_name, _, attr = name.partition(":")
+    try:
+        obj: Any = importlib.import_module(mod_name.strip())
+        for part in attr.strip().split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError, ValueError) as e:
+        raise ArgumentError(f"cannot load bot {name!r}: {e}") from None
+    if not isinstance(obj, type) or not _is_bot_class(obj):
+        raise ArgumentError(
+            f"{name!r} is not a bot class (a triple_draw.bots.Bot subclass or a class with "
+            "an act(view) or decide(obs) method)"
+        )
+    try:
+        bot = obj(seed=seed)
+    except TypeError:
         try:
-            obj: Any = importlib.import_module(mod_name)
-            for part in attr.split("."):
-                obj = getattr(obj, part)
-        except (ImportError, AttributeError) as e:
-            raise ValueError(f"cannot load bot {name!r}: {e}") from None
-        try:
-            bot = obj(seed=seed)
-        except TypeError:
             bot = obj()
-        if not callable(getattr(bot, "act", None)):
-            raise ValueError(f"bot {name!r} has no act(view) method")
-        return bot
-    raise ValueError(f"unknown bot {name!r}: use one of {', '.join(BOTS)} or 'module:Class'")
+        except Exception as e:
+            raise ArgumentError(f"cannot create bot {name!r}: {e}") from None
+    except TripleDrawError:
+        raise
+    except Exception as e:
+        raise ArgumentError(f"cannot create bot {name!r}: {e}") from None
+    return bot
+
+
+def _is_bot_class(cls: type) -> bool:
+    if issubclass(cls, Bot):
+        return True
+    return callable(getattr(cls, "act", None)) or callable(getattr(cls, "decide", None))
+
+
+def _is_bot(obj: Any) -> bool:
+    if isinstance(obj, type):
+        return False
+    return callable(getattr(obj, "act", None)) or callable(getattr(obj, "decide", None))

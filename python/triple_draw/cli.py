@@ -2,7 +2,8 @@
 
 Subcommands: ``simulate`` (bots play many hands), ``equity`` (win/tie/equity of hands with
 draws to come), ``discard`` (all 32 discard choices ranked), ``eval`` (rank, category and
-name of five-card hands) and ``play`` (a game against bots in the terminal).
+name of five-card hands), ``play`` (a game against bots in the terminal) and ``serve`` (the
+table server and web table: ``triple_draw.server``, the ``server`` extra).
 
 Every bad argument - an unknown option, a malformed card, an impossible analysis request -
 ends with exit status 2 and one line on stderr saying why; never a traceback.
@@ -20,6 +21,13 @@ from typing import Any, NoReturn
 __all__ = ["main", "build_parser"]
 
 PROG = "triple-draw"
+#: The version of the JSON documents ``--json`` prints (see docs/cli.md).
+JSON_SCHEMA_VERSION = 1
+# the documented bounds of the numeric options (their owners check them too)
+MAX_HANDS = 10**12  # = triple_draw.simulation.MAX_HANDS
+MAX_WORKERS = 256  # = triple_draw._executors.MAX_WORKERS
+MAX_THREADS = 256  # = triple_draw.analysis.MAX_THREADS
+MAX_TRIALS = 10**10  # = triple_draw.analysis.MAX_TRIALS
 
 
 class UsageError(Exception):
@@ -62,9 +70,27 @@ def _add_sampling_options(
 ) -> None:
     """--dead, --trials, --seed and --threads of the analysis commands (equity, discard)."""
     p.add_argument("--dead", default="", metavar="CARDS", help="cards known to be out of play")
-    p.add_argument("--trials", type=_int_range(1), default=None, help=trials_help)
+    p.add_argument(
+        "--trials",
+        type=_int_range(1, MAX_TRIALS),
+        default=None,
+        help=f"{trials_help} (1 to {MAX_TRIALS:.0e})",
+    )
     p.add_argument("--seed", type=_seed, default=None, help="seed for sampling")
-    p.add_argument("--threads", type=_int_range(1), default=None, help=threads_help)
+    p.add_argument(
+        "--threads",
+        type=_int_range(1, MAX_THREADS),
+        default=None,
+        help=f"{threads_help} (1 to {MAX_THREADS})",
+    )
+    p.add_argument(
+        "--method",
+        choices=("auto", "exact", "sample"),
+        default="auto",
+        help="enumerate every outcome (exact), sample (sample), or enumerate when small "
+        "(auto, the default)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run 'triple-draw COMMAND --help' for the options of a command.",
     )
     from triple_draw import __version__
+    from triple_draw._core import NUM_CLASSES
 
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -84,25 +111,29 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate",
         help="bots play many hands; per-seat win rates",
         description="Play many complete hands between bots and report what each seat won "
-        "(chips and big bets per 100 hands with 95%% confidence intervals, showdowns).",
+        "(chips and big bets per 100 hands with 95 percent confidence intervals, showdowns).",
         epilog="Example: triple-draw simulate --players 6 --hands 100000 --seed 1 --workers 2",
     )
     s.add_argument("--players", type=_int_range(2, 8), default=None, help="seats (2-8; default 6)")
     s.add_argument(
-        "--hands", type=_int_range(1), default=10_000, help="hands to play (default 10000)"
+        "--hands",
+        type=_int_range(1, MAX_HANDS),
+        default=10_000,
+        help=f"hands to play, 1 to {MAX_HANDS:.0e} (default 10000)",
     )
     s.add_argument("--seed", type=_seed, default=None, help="seed (default: random, printed)")
     s.add_argument(
         "--bots",
         default=None,
         help="comma-separated bots, one for all seats or one per seat: heuristic, random, call, "
-        "NAME*K (K seats), or module:Class (default: heuristic)",
+        "NAME*K (K seats), or module:Class naming a bot class (default: heuristic)",
     )
     s.add_argument(
         "--workers",
-        type=_int_range(1),
+        type=_int_range(1, MAX_WORKERS),
         default=None,
-        help="workers (default 1: this process; with --executor threads/processes: all cores)",
+        help=f"workers, 1 to {MAX_WORKERS} and at most one per chunk (default 1: this "
+        "process; with --executor threads/processes: all cores)",
     )
     s.add_argument(
         "--executor",
@@ -112,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--chunk-size",
-        type=_int_range(1),
+        type=_int_range(1, MAX_HANDS),
         default=1000,
         help="hands per seeded chunk (default 1000)",
     )
@@ -186,8 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument(
         "--target",
         default=None,
-        help="finish at this or better: a rank 1-7462, a low like '8' or '9-7', or five cards "
-        "(default: an eight-low)",
+        help=f"finish at this or better: a rank 1-{NUM_CLASSES}, a low like '8' or '9-7', "
+        "or five cards (default: an eight-low)",
     )
     d.add_argument(
         "--opponent",
@@ -211,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser(
         "eval",
         help="rank, category and name of five-card hands",
-        description="Evaluate 2-7 lowball hands: rank (1 = 7-5-4-3-2, best .. 7462), "
+        description=f"Evaluate 2-7 lowball hands: rank (1 = 7-5-4-3-2, best .. {NUM_CLASSES}), "
         "category, name.",
         epilog="Example: triple-draw eval 7c5d4h3s2c 8c6d4h3s2c",
     )
@@ -235,10 +266,17 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--seed", type=_seed, default=None, help="seed of the deal")
     g.add_argument("--stack", type=_int_range(1), default=200, help="starting stacks (default 200)")
     g.add_argument(
-        "--bots", default="heuristic", help="opponents: one bot name for all, or comma-separated"
+        "--bots",
+        default="heuristic",
+        help="opponents: one bot for all, or comma-separated (as for simulate --bots)",
     )
     g.add_argument("--hands", type=_int_range(1), default=None, help="stop after this many hands")
     g.set_defaults(func=_cmd_play)
+
+    # -- serve (the table server: triple_draw.server, optional extra) ------------------------
+    from triple_draw.server.cli import add_serve_parser
+
+    add_serve_parser(sub)
     return p
 
 
@@ -257,10 +295,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         sys.stderr.write(f"{prog}: error: {e}\n")
         return 2
-    except (ValueError, TripleDrawError) as e:
-        # the package's errors (CardError, AnalysisError, RulesError, ...) are ValueErrors
+    except TripleDrawError as e:
+        # every bad-input error of the package (CardError, AnalysisError, ArgumentError,
+        # MissingExtraError, ...) is a TripleDrawError
         sys.stderr.write(f"{prog}: error: {_one_line(e)}\n")
         return 2
+    except KeyboardInterrupt:
+        # Ctrl-C: stop cleanly, the conventional status of a SIGINT
+        sys.stderr.write(f"{prog}: interrupted\n")
+        return 130
     except BrokenPipeError:  # piped into e.g. head: stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -272,46 +315,31 @@ def _one_line(e: BaseException) -> str:
     return " ".join(text.split())
 
 
-def _print_json(data: Any) -> None:
+def _print_json(data: dict[str, Any]) -> None:
+    """Print a JSON object, ``schema_version`` first (the shapes: docs/cli.md)."""
+    data = {"schema_version": JSON_SCHEMA_VERSION, **data}
     sys.stdout.write(json.dumps(data, indent=2) + "\n")
 
 
 # -- simulate ---------------------------------------------------------------------------------
 
 
-def _parse_bots(spec: str | None, players: int | None) -> list[Any]:
-    from triple_draw.bots import make_bot
+def _make_bots(spec: str | None, seats: int | None, who: str = "players") -> list[Any]:
+    """The bots of a ``--bots`` value, parsed once, each created once: one bot for every
+    seat, or one per seat (``seats`` of them; ``None``: 2 to 8, one alone plays 6)."""
+    from triple_draw.bots import make_bot, parse_bot_specs
+    from triple_draw.errors import ArgumentError
 
-    if spec is None:
-        names = ["heuristic"]
-    else:
-        names = []
-        for part in spec.split(","):
-            part = part.strip()
-            if not part:
-                raise UsageError(f"--bots: empty bot name in {spec!r}")
-            name, star, k = part.partition("*")
-            if star:
-                try:
-                    count = int(k)
-                except ValueError:
-                    raise UsageError(f"--bots: bad repeat count in {part!r} (use NAME*K)") from None
-                if count < 1:
-                    raise UsageError(f"--bots: repeat count must be >= 1 in {part!r}")
-                names.extend([name.strip()] * count)
-            else:
-                names.append(name)
-    if len(names) == 1:
-        names = names * (players or 6)
-    elif players is not None and len(names) != players:
-        raise UsageError(
-            f"--bots lists {len(names)} bots for {players} players: give one, or one per seat"
-        )
-    if not 2 <= len(names) <= 8:
-        raise UsageError(f"--bots: a game needs 2 to 8 players, got {len(names)}")
     try:
+        names = parse_bot_specs(spec if spec is not None else "heuristic")
+        if len(names) == 1:
+            names = names * (seats or 6)
+        elif seats is not None and len(names) != seats:
+            raise ArgumentError(f"{len(names)} bots for {seats} {who}: give one, or one per seat")
+        if not 2 <= len(names) <= 8 and seats is None:
+            raise ArgumentError(f"a game needs 2 to 8 players, got {len(names)}")
         return [make_bot(n) for n in names]
-    except ValueError as e:
+    except ArgumentError as e:
         raise UsageError(f"--bots: {e}") from None
 
 
@@ -319,8 +347,18 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from triple_draw.game.rules import Rules
     from triple_draw.simulation import simulate
 
-    bots = _parse_bots(args.bots, args.players)
+    bots = _make_bots(args.bots, args.players)
     n = len(bots)
+    chunks = -(-args.hands // args.chunk_size)
+    if args.workers is not None and args.workers > chunks:
+        raise UsageError(
+            f"--workers {args.workers} for {chunks} chunk{'s' if chunks > 1 else ''} of "
+            f"--chunk-size {args.chunk_size}: at most {chunks} worker(s) would have work"
+        )
+    if args.executor == "ray":
+        from triple_draw._executors import _require_ray
+
+        _require_ray()
     preset = {
         "live": Rules.live,
         "wsop": Rules.wsop,
@@ -381,7 +419,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if args.json:
         for r in rows:
             r["best"] = r["rank"] == best
-        _print_json(rows)
+        _print_json({"hands": rows})
         return 0
     w = max(len(r["name"]) for r in rows)
     for r in rows:
@@ -415,24 +453,9 @@ def _cmd_discard(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     from triple_draw._play import TerminalGame
 
-    opponents = args.players - 1
-    names = [x.strip() for x in args.bots.split(",")]
-    if len(names) == 1:
-        names = names * opponents
-    if len(names) != opponents:
-        raise UsageError(
-            f"--bots lists {len(names)} bots for {opponents} opponents: "
-            "give one, or one per opponent"
-        )
-    from triple_draw.bots import make_bot
-
-    try:
-        for nm in names:
-            make_bot(nm)
-    except ValueError as e:
-        raise UsageError(f"--bots: {e}") from None
+    bots = _make_bots(args.bots, args.players - 1, "opponents")
     game = TerminalGame(
-        players=args.players, seed=args.seed, stack=args.stack, bots=names, max_hands=args.hands
+        players=args.players, seed=args.seed, stack=args.stack, bots=bots, max_hands=args.hands
     )
     return game.run()
 

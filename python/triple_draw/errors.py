@@ -20,6 +20,8 @@ __all__ = [
     "SchemaError",
     "AnalysisError",
     "ArgumentError",
+    "ArgumentTypeError",
+    "MissingExtraError",
 ]
 
 
@@ -66,3 +68,15 @@ class AnalysisError(TripleDrawError, ValueError):
 class ArgumentError(TripleDrawError, ValueError):
     """A bad argument value when setting something up: a hand's stacks or button, a table
     seat, an action's fields, a simulation's size or seed."""
+
+
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong type when setting something up (rules that are not a
+    :class:`~triple_draw.Rules`, a deck that is not a deck, a core without the core
+    interface, a bot that is not a bot, an executor that is not an executor). It is an
+    :class:`ArgumentError` too, so one ``except ArgumentError`` catches every bad setup."""
+
+
+class MissingExtraError(TripleDrawError, ImportError):
+    """A feature needs an optional extra that is not installed (the message names the
+    ``pip install 'triple_draw[...]'`` to run)."""

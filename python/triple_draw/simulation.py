@@ -30,31 +30,61 @@ import random
 import sys
 import time
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from triple_draw._core import CATEGORIES, rank_ids
+from triple_draw._core import CATEGORIES, NUM_CLASSES, HandRank, rank_ids
 from triple_draw._executors import RayExecutor, resolve_executor, run_ordered
 from triple_draw._text import format_table
-from triple_draw.errors import ArgumentError, IllegalActionError
+from triple_draw.bots import (
+    CallingStationBot,
+    HeuristicBot,
+    Observation,
+    RandomBot,
+    decide_method,
+)
+from triple_draw.bots import as_action as _as_action
+from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
 from triple_draw.game.actions import Action
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_PLAYERS, Rules
 from triple_draw.game.table import Table
 
-__all__ = ["simulate", "SimulationResult", "SeatResult", "RayExecutor", "chunk_seed", "CATEGORIES"]
+__all__ = [
+    "simulate",
+    "SimulationResult",
+    "SeatResult",
+    "RayExecutor",
+    "chunk_seed",
+    "CATEGORIES",
+    "MAX_HANDS",
+]
 
-# the last rank of each category (rank classes per category, best category first, cumulated)
-_CAT_LAST = []
-_acc = 0
-for _k in (1278, 2860, 858, 858, 9, 1278, 156, 156, 9):
-    _acc += _k
-    _CAT_LAST.append(_acc)
-del _acc, _k
 
+def _category_last_ranks() -> list[int]:
+    """The last (worst) rank of each category, in ``CATEGORIES`` order, found by bisecting
+    the evaluator's ranks (each category is one contiguous run of ranks)."""
+    out = []
+    lo = 1
+    for k in range(len(CATEGORIES)):
+        hi = NUM_CLASSES
+        while lo < hi:  # the first rank whose category comes after category k
+            mid = (lo + hi + 1) // 2
+            if CATEGORIES.index(HandRank(mid).category) <= k:
+                lo = mid
+            else:
+                hi = mid - 1
+        out.append(lo)
+        lo += 1
+    return out
+
+
+_CAT_LAST = _category_last_ranks()
 _Z95 = 1.959963984540054
 _SEED_LIMIT = 1 << 256
+#: The largest ``hands`` a run accepts (about 3 years of play at 10,000 hands/s).
+MAX_HANDS = 10**12
 
 
 def chunk_seed(seed: int, index: int) -> int:
@@ -298,14 +328,10 @@ class SimulationResult:
 # -- one chunk (runs in a worker) --------------------------------------------------------------
 
 
-def _as_action(x: Any) -> Action:
-    if type(x) is Action:
-        return x
-    if isinstance(x, dict):
-        return Action.from_dict(x)
-    if isinstance(x, str):
-        return Action(x)
-    raise IllegalActionError(f"a bot must return an Action, got {x!r}")
+#: The bundled bots: their decisions are legal actions by construction (built from the
+#: observation's ``to_call`` and ``raise_to``), so the chunk loop applies them without
+#: re-checking (subclasses may override ``decide``, so only these exact classes).
+_BUNDLED = frozenset((HeuristicBot, RandomBot, CallingStationBot))
 
 
 def _zero_tallies(
@@ -313,7 +339,8 @@ def _zero_tallies(
 ) -> tuple[list[int], list[int], list[int], list[int], list[int], list[list[int]], list[int]]:
     """Per-seat tallies of ``n`` seats, all zero: net, net squared, hands won, showdowns,
     showdowns won, showdowns per category, rebuys (the layout of :func:`_play_chunk`'s result)."""
-    return [0] * n, [0] * n, [0] * n, [0] * n, [0] * n, [[0] * 9 for _ in range(n)], [0] * n
+    k = len(CATEGORIES)
+    return [0] * n, [0] * n, [0] * n, [0] * n, [0] * n, [[0] * k for _ in range(n)], [0] * n
 
 
 def _play_chunk(
@@ -326,7 +353,12 @@ def _play_chunk(
     stack: int,
     mode: str,
 ) -> tuple[Any, ...]:
-    """Play ``count`` hands; return integer tallies (see :func:`_reduce`)."""
+    """Play ``count`` hands; return integer tallies (see :class:`_Tally`).
+
+    Bots with a ``decide`` method get an :class:`~triple_draw.bots.Observation` built here
+    from the hand's public state, the seat's own cards and what this loop saw happen (the
+    cards each seat drew, the folds, the bets of the round); the others get
+    ``hand.view(seat)``."""
     t0 = time.perf_counter()
     n = len(bots)
     rng = random.Random(seed)
@@ -336,7 +368,10 @@ def _play_chunk(
         bot_seed = rng.getrandbits(64)
         if callable(reseed):
             reseed(bot_seed)
-    acts = [b.act for b in bots]
+    decides = [decide_method(b) for b in bots]
+    acts = [None if d is not None else b.act for b, d in zip(bots, decides, strict=True)]
+    trusted = [type(b) in _BUNDLED and d is not None for b, d in zip(bots, decides, strict=True)]
+    chooses = [b.choose if type(b) is HeuristicBot else None for b in bots]
     net, sq, won, sd, sdw, cats, rebuys = _zero_tallies(n)
     showdowns = 0
     pot_total = 0
@@ -346,6 +381,10 @@ def _play_chunk(
         else None
     )
     stacks = [stack] * n
+    no_draws = ((),) * n
+    zeros = (0,) * n
+    obs_type = Observation
+    new_tuple = tuple.__new__
     for i in range(count):
         if table is None:
             hand = Hand(rules, stacks, (first_hand + i) % n, rng.getrandbits(128))
@@ -356,21 +395,114 @@ def _play_chunk(
                     table.rebuy(s, stack)
                     rebuys[s] += 1
             hand = table.new_hand()
-        view = hand.view
         apply = hand.apply
+        hole_ids = hand.hole_ids
+        button = hand.button
+        sb = hand.small_blind_seat
+        bb = hand.big_blind_seat
+        # the public record kept along the hand
+        folded_l = list(hand.folded)
+        folded = tuple(folded_l)
+        draws_l = list(no_draws)
+        draws = no_draws
+        stage_draw: bool | None = None
+        stage_street = -1
+        chips: tuple[tuple[int, ...], tuple[int, ...], int] | None = None
+        round_bets = 0
+        voluntary = False
         while True:
             a = hand.actor
             if a is None:
                 break
-            act = acts[a](view(a))
+            in_draw = hand.in_draw
+            street = hand.street
+            if in_draw != stage_draw or street != stage_street:
+                # a new betting round or draw: chips may have moved (uncalled chips
+                # returned) and the round's bets start again
+                stage_draw = in_draw
+                stage_street = street
+                chips = None
+                if not in_draw:
+                    round_bets = 0
+                    voluntary = False
+            decide = decides[a]
+            if decide is not None:
+                if chips is None:
+                    # (stacks, bets, pot): they change only when chips move (a call, bet or
+                    # raise) or a new round starts
+                    chips = (hand.stacks, zeros if in_draw else hand.bets, hand.pot)
+                # Observation(...) without the named tuple's Python-level __new__
+                if in_draw:
+                    obs = new_tuple(obs_type, (
+                        a, hole_ids(a), "draw", street, n, button, sb, bb, folded,
+                        chips[0], zeros, draws, chips[2], 0, None, 0, 0, False,
+                    ))  # fmt: skip
+                else:
+                    obs = new_tuple(obs_type, (
+                        a, hole_ids(a), "bet", street, n, button, sb, bb, folded,
+                        chips[0], chips[1], draws, chips[2], hand.to_call,
+                        hand.bet_or_raise_amount(), hand.bet_level, round_bets, voluntary,
+                    ))  # fmt: skip
+                choose = chooses[a]
+                if choose is not None:
+                    # the heuristic bot's decision as a code, applied straight to the
+                    # engine (HeuristicBot.decide makes the same code an Action)
+                    code, cards = choose(obs)
+                    if code == 5:
+                        hand.discard(cards)
+                        draws_l[a] = draws_l[a] + (len(cards),)
+                        draws = tuple(draws_l)
+                    elif code == 0:
+                        hand.fold()
+                        folded_l[a] = True
+                        folded = tuple(folded_l)
+                    elif code == 3:
+                        hand.bet_or_raise()
+                        round_bets += 1
+                        voluntary = True
+                        chips = None
+                    else:
+                        hand.check_or_call()
+                        if code == 2:
+                            voluntary = True
+                            chips = None
+                    continue
+                act = decide(obs)
+            else:
+                act = acts[a](hand.view(a))
             if type(act) is not Action:
                 act = _as_action(act)
+            k = act.kind
             try:
-                apply(act)
+                if trusted[a]:
+                    # a bundled bot's action, legal by construction: straight to the engine
+                    if k == "discard":
+                        hand.discard(act.cards)
+                    elif k == "fold":
+                        hand.fold()
+                    elif k == "check" or k == "call":
+                        hand.check_or_call()
+                    else:
+                        hand.bet_or_raise()
+                else:
+                    apply(act)
             except IllegalActionError as e:
                 raise IllegalActionError(
                     f"bot {_bot_label(bots[a])} in seat {a} chose {act}: {e}"
                 ) from None
+            if k == "discard":
+                draws_l[a] = draws_l[a] + (len(act.cards or ()),)
+                draws = tuple(draws_l)
+            elif k == "fold":
+                folded_l[a] = True
+                folded = tuple(folded_l)
+            elif k == "call":
+                voluntary = True
+                chips = None
+            elif k != "check":
+                round_bets += 1
+                voluntary = True
+                chips = None
         res = hand.result
         assert res is not None
         for s, x in enumerate(res.net):
@@ -391,6 +523,7 @@ def _play_chunk(
                 cats[s][bisect_left(_CAT_LAST, r)] += 1
     return (
         index,
+        count,
         net,
         sq,
         won,
@@ -428,7 +561,8 @@ def simulate(
 ) -> SimulationResult:
     """Play ``hands`` complete hands between ``bots`` and tally what every seat won.
 
-    - ``bots``: one bot per seat (objects with ``act(view)``, or names for
+    - ``bots``: one bot per seat (objects with ``act(view)`` or ``decide(obs)`` - those get
+      a :class:`~triple_draw.bots.Observation`, much cheaper than a view - or names for
       :func:`triple_draw.bots.make_bot` such as ``"heuristic"``/``"random"``); a single bot
       is repeated for every seat; ``None``: heuristic bots. Each chunk plays with deep
       copies, re-seeded through ``bot.reseed(seed)`` when the bot has that method.
@@ -450,10 +584,15 @@ def simulate(
       ``"ray"`` (created for the run with ``workers`` workers and shut down after).
     - ``progress``: ``True`` shows a tqdm bar on stderr; a callable is called as
       ``progress(hands_done, hands)`` after each chunk.
+
+    ``hands`` is at most :data:`MAX_HANDS`; the chunks are generated lazily, a few per
+    worker in flight, and added up as they finish, so memory does not grow with
+    ``hands``. A pool created here never gets more workers than there are chunks. Ctrl-C
+    (``KeyboardInterrupt``) cancels the chunks not started yet and propagates.
     """
-    if type(hands) is not int or hands < 1:
-        raise ArgumentError(f"hands must be an int >= 1, got {hands!r}")
-    if type(chunk_size) is not int or chunk_size < 1:
+    if type(hands) is not int or not 1 <= hands <= MAX_HANDS:
+        raise ArgumentError(f"hands must be an int 1..{MAX_HANDS:.0e}, got {hands!r}")
+    if type(chunk_size) is not int or not 1 <= chunk_size <= MAX_HANDS:
         raise ArgumentError(f"chunk_size must be an int >= 1, got {chunk_size!r}")
     if mode not in ("independent", "table"):
         raise ArgumentError(f"mode must be 'independent' or 'table', got {mode!r}")
@@ -466,7 +605,7 @@ def simulate(
     if rules is None:
         rules = Rules(max_players=max(6, n))
     elif type(rules) is not Rules:
-        raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
     if n > rules.max_players:
         raise ArgumentError(
             f"{n} players do not fit: the rules allow at most {rules.max_players} "
@@ -476,45 +615,57 @@ def simulate(
         stack = 100 * rules.big_bet
     elif type(stack) is not int or stack < 1:
         raise ArgumentError(f"stack must be an int >= 1, got {stack!r}")
-
-    specs = []
-    for index, first in enumerate(range(0, hands, chunk_size)):
-        count = min(chunk_size, hands - first)
-        specs.append((index, chunk_seed(seed, index), first, count, bot_list, rules, stack, mode))
-
-    bar: Any = None
     report: Callable[[int, int], None] | None = None
-    if progress is True:
-        from tqdm import tqdm
-
-        bar = tqdm(
-            total=hands, unit="hand", unit_scale=True, file=sys.stderr, desc="simulate", leave=False
-        )
-    elif callable(progress):
+    if callable(progress):
         report = progress
-    elif progress not in (False, None):
-        raise TypeError(f"progress must be a bool or a callable, got {progress!r}")
-    done = 0
+    elif progress not in (True, False, None):
+        raise ArgumentTypeError(f"progress must be a bool or a callable, got {progress!r}")
+    n_chunks = -(-hands // chunk_size)
 
-    def on_done(i: int, r: Any) -> None:
-        nonlocal done
-        done += specs[i][3]
-        if bar is not None:
-            bar.update(specs[i][3])
-        if report is not None:
-            report(done, hands)
+    def specs() -> Iterator[tuple[Any, ...]]:
+        # generated lazily: a run of any length never holds the list of its chunks
+        for index in range(n_chunks):
+            first = index * chunk_size
+            count = min(chunk_size, hands - first)
+            yield (index, chunk_seed(seed, index), first, count, bot_list, rules, stack, mode)
 
-    ex, owned, desc = resolve_executor(executor, workers)
+    tally = _Tally(n)
+    bar: Any = None
+    ex, owned, desc = resolve_executor(executor, workers, n_chunks)
     t0 = time.perf_counter()
     try:
-        parts = run_ordered(_play_chunk, specs, ex, on_done)
+        if progress is True:
+            from tqdm import tqdm
+
+            bar = tqdm(
+                total=hands,
+                unit="hand",
+                unit_scale=True,
+                file=sys.stderr,
+                desc="simulate",
+                leave=False,
+            )
+
+        def on_result(i: int, part: Any) -> None:
+            tally.add(i, part)
+            if bar is not None:
+                bar.update(tally.hands - bar.n)
+            if report is not None:
+                report(tally.hands, hands)
+
+        run_ordered(_play_chunk, specs(), ex, on_result)
+    except BaseException:
+        if owned:
+            ex.shutdown(wait=False, cancel_futures=True)
+            owned = False
+        raise
     finally:
         if owned:
             ex.shutdown(wait=True, cancel_futures=True)
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - t0
-    return _reduce(parts, seed, hands, bot_list, rules, stack, mode, chunk_size, elapsed, desc)
+    return tally.result(seed, hands, bot_list, rules, stack, mode, chunk_size, elapsed, desc)
 
 
 def _seat_bots(bots: Sequence[Any] | None, players: int | None) -> list[Any]:
@@ -538,67 +689,80 @@ def _seat_bots(bots: Sequence[Any] | None, players: int | None) -> list[Any]:
     return out
 
 
-def _reduce(
-    parts: list[Any],
-    seed: int,
-    hands: int,
-    bots: list[Any],
-    rules: Rules,
-    stack: int,
-    mode: str,
-    chunk_size: int,
-    elapsed: float,
-    desc: str,
-) -> SimulationResult:
-    n = len(bots)
-    net, sq, won, sd, sdw, cats, rebuys = _zero_tallies(n)
-    showdowns = 0
-    pot_total = 0
-    worker = 0.0
-    for k, part in enumerate(parts):  # chunk order
-        index, p_net, p_sq, p_won, p_sd, p_sdw, p_cats, p_rebuys, p_showdowns, p_pot, secs = part
-        if index != k:  # pragma: no cover - run_ordered keeps the order
+class _Tally:
+    """The running sums of a run's chunks, added in chunk order (integers only, so the
+    result does not depend on how the chunks were spread)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.net, self.sq, self.won, self.sd, self.sdw, self.cats, self.rebuys = _zero_tallies(n)
+        self.showdowns = 0
+        self.pot_total = 0
+        self.worker = 0.0
+        self.chunks = 0
+        self.hands = 0
+
+    def add(self, k: int, part: tuple[Any, ...]) -> None:
+        index, count, p_net, p_sq, p_won, p_sd, p_sdw, p_cats, p_rebuys, p_sds, p_pot, secs = part
+        if index != k or k != self.chunks:  # pragma: no cover - run_ordered keeps the order
             raise RuntimeError(f"chunk {index} arrived in place {k}")
-        for s in range(n):
-            net[s] += p_net[s]
-            sq[s] += p_sq[s]
-            won[s] += p_won[s]
-            sd[s] += p_sd[s]
-            sdw[s] += p_sdw[s]
-            rebuys[s] += p_rebuys[s]
-            for c in range(9):
-                cats[s][c] += p_cats[s][c]
-        showdowns += p_showdowns
-        pot_total += p_pot
-        worker += secs
-    seats = tuple(
-        SeatResult(
-            seat=s,
-            bot=_bot_label(bots[s]),
-            hands=hands,
-            net=net[s],
-            net_sq=sq[s],
-            won=won[s],
-            showdowns=sd[s],
-            showdowns_won=sdw[s],
-            categories={CATEGORIES[c]: cats[s][c] for c in range(9) if cats[s][c]},
-            big_bet=rules.big_bet,
-            rebuys=rebuys[s],
+        for s in range(self.n):
+            self.net[s] += p_net[s]
+            self.sq[s] += p_sq[s]
+            self.won[s] += p_won[s]
+            self.sd[s] += p_sd[s]
+            self.sdw[s] += p_sdw[s]
+            self.rebuys[s] += p_rebuys[s]
+            cats = self.cats[s]
+            for c, x in enumerate(p_cats[s]):
+                cats[c] += x
+        self.showdowns += p_sds
+        self.pot_total += p_pot
+        self.worker += secs
+        self.chunks += 1
+        self.hands += count
+
+    def result(
+        self,
+        seed: int,
+        hands: int,
+        bots: list[Any],
+        rules: Rules,
+        stack: int,
+        mode: str,
+        chunk_size: int,
+        elapsed: float,
+        desc: str,
+    ) -> SimulationResult:
+        k = len(CATEGORIES)
+        seats = tuple(
+            SeatResult(
+                seat=s,
+                bot=_bot_label(bots[s]),
+                hands=hands,
+                net=self.net[s],
+                net_sq=self.sq[s],
+                won=self.won[s],
+                showdowns=self.sd[s],
+                showdowns_won=self.sdw[s],
+                categories={CATEGORIES[c]: self.cats[s][c] for c in range(k) if self.cats[s][c]},
+                big_bet=rules.big_bet,
+                rebuys=self.rebuys[s],
+            )
+            for s in range(self.n)
         )
-        for s in range(n)
-    )
-    return SimulationResult(
-        seed=seed,
-        hands=hands,
-        players=n,
-        mode=mode,
-        chunk_size=chunk_size,
-        rules=rules,
-        stack=stack,
-        seats=seats,
-        showdowns=showdowns,
-        pot_total=pot_total,
-        elapsed=elapsed,
-        worker_seconds=worker,
-        executor=desc,
-    )
+        return SimulationResult(
+            seed=seed,
+            hands=hands,
+            players=self.n,
+            mode=mode,
+            chunk_size=chunk_size,
+            rules=rules,
+            stack=stack,
+            seats=seats,
+            showdowns=self.showdowns,
+            pot_total=self.pot_total,
+            elapsed=elapsed,
+            worker_seconds=self.worker,
+            executor=desc,
+        )

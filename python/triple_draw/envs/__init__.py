@@ -1,24 +1,31 @@
-"""Reinforcement-learning environments (optional extra ``triple_draw[pettingzoo]``).
+"""Environments for learning agents (optional extras; docs: *Environments*).
 
-``triple_draw.envs.triple_draw_v0``: a PettingZoo AEC environment, one hand per episode::
+- ``triple_draw.envs.triple_draw_v0``: a PettingZoo AEC environment, one hand per episode
+  (extra ``triple_draw[pettingzoo]``)::
 
-    from triple_draw.envs import triple_draw_v0
-    env = triple_draw_v0.env(num_players=3)
+      from triple_draw.envs import triple_draw_v0
+      env = triple_draw_v0.env(num_players=3)
 
-The environments need ``pettingzoo`` and ``gymnasium``; importing this package does not,
-only using an environment module does.
+- ``triple_draw.envs.vector``: ``TripleDrawVectorEnv``, many hands stepped together with
+  numpy arrays, Gymnasium's vector-environment API (extra ``triple_draw[gymnasium]``).
+- ``triple_draw.envs.openspiel``: the OpenSpiel game ``python_triple_draw`` (extra
+  ``triple_draw[openspiel]``).
+- ``triple_draw.envs.encoding``: the action numbers and the observation vector they all
+  share (numpy only).
+
+Importing this package needs none of the extras; each module needs its own.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["triple_draw_v0"]
+__all__ = ["encoding", "openspiel", "triple_draw_v0", "vector"]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "triple_draw_v0":
+    if name in __all__:
         import importlib
 
-        return importlib.import_module("triple_draw.envs.triple_draw_v0")
+        return importlib.import_module(f"triple_draw.envs.{name}")
     raise AttributeError(f"module 'triple_draw.envs' has no attribute {name!r}")

@@ -13,15 +13,18 @@
   2 bet/raise, 3 + m the 32 discards (bit i of m throws the i-th lowest card by id).
   ``obs["action_mask"]`` marks the legal ones (all zero for an agent not to act).
 - Observations: ``{"observation": float32 vector, "action_mask": int8 vector}``; the
-  vector encodes ``hand.view(seat)``: only what that seat may know.
+  vector (:mod:`triple_draw.envs.encoding`) holds only what that seat may know: what
+  ``hand.view(seat)`` shows plus the seat's own discards.
 - Rewards: at the end of the hand, each agent gets the chips it won or lost
   (``hand.result.net``), divided by ``reward_scale``; 0 before.
 - ``reset(seed=...)`` seeds the deck (and the button, unless fixed); ``reset()`` continues
   the seeded stream, so a seeded sequence of episodes replays exactly.
 
 ``env()`` wraps ``raw_env`` the PettingZoo way: an illegal action ends the episode with
-``illegal_reward`` for the offender (TerminateIllegalWrapper), out-of-range actions are
-errors, and the API order is enforced.
+``illegal_reward`` for the offender (TerminateIllegalWrapper), an out-of-range action
+raises :class:`~triple_draw.errors.IllegalActionError`, and the API order is enforced.
+``raw_env`` raises :class:`~triple_draw.errors.IllegalActionError` (a ``ValueError``)
+for an illegal or out-of-range action and leaves the hand as it was.
 """
 
 from __future__ import annotations
@@ -44,10 +47,11 @@ except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
 from triple_draw.envs.encoding import (
     N_ACTIONS,
     action_mask,
-    encode_view,
+    apply,
+    features,
     observation_size,
-    to_action,
 )
+from triple_draw.errors import ArgumentError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
@@ -58,10 +62,112 @@ __all__ = ["env", "raw_env"]
 def env(illegal_reward: float = -1.0, **kwargs: Any) -> Any:
     """The wrapped environment (see the module docs); ``kwargs`` go to :class:`raw_env`."""
     e: Any = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
+    e = _TerminateIllegal(e, illegal_reward=illegal_reward)
+    e = _AssertOutOfBounds(e)
+    e = _OrderEnforcing(e)
     return e
+
+
+class _Forward:
+    """Reads the attributes the AEC loop touches on every step (``last()``,
+    ``agent_iter()``, the wrappers' own ``step``) straight from the wrapped env: PettingZoo's
+    wrappers find them through ``__getattr__``, a string check and ``getattr`` per wrapper
+    level, which cost more than the hand itself. Same values, same behaviour."""
+
+    env: Any
+
+    @property
+    def agent_selection(self) -> Any:
+        return self.env.agent_selection
+
+    @property
+    def rewards(self) -> Any:
+        return self.env.rewards
+
+    @property
+    def _cumulative_rewards(self) -> Any:
+        return self.env._cumulative_rewards
+
+    @property
+    def terminations(self) -> Any:
+        return self.env.terminations
+
+    @property
+    def truncations(self) -> Any:
+        return self.env.truncations
+
+    @property
+    def infos(self) -> Any:
+        return self.env.infos
+
+    @property
+    def agents(self) -> Any:
+        return self.env.agents
+
+
+class _TerminateIllegal(_Forward, wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    pass
+
+
+class _AssertOutOfBounds(_Forward, wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    """PettingZoo's out-of-bounds check, raising the package's error: an action outside
+    ``Discrete(35)`` (or ``None`` for an agent still to act) raises
+    :class:`IllegalActionError` and changes nothing."""
+
+    def step(self, action: Any) -> None:
+        if not (type(action) is int and 0 <= action < N_ACTIONS):
+            agent = self.agent_selection
+            dead = self.terminations[agent] or self.truncations[agent]
+            if not ((action is None and dead) or self.action_space(agent).contains(action)):
+                raise IllegalActionError(
+                    f"action {action!r} of {agent} is not in the action space Discrete({N_ACTIONS})"
+                )
+        self.env.step(action)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order enforcing, with the hot attributes read directly once the env
+    has been reset (before that, its ``__getattr__`` raises as usual)."""
+
+    @property
+    def agent_selection(self) -> Any:
+        if self._has_reset:
+            return self.env.agent_selection
+        raise AttributeError("agent_selection cannot be accessed before reset")
+
+    @property
+    def rewards(self) -> Any:
+        if self._has_reset:
+            return self.env.rewards
+        raise AttributeError("rewards cannot be accessed before reset")
+
+    @property
+    def terminations(self) -> Any:
+        if self._has_reset:
+            return self.env.terminations
+        raise AttributeError("terminations cannot be accessed before reset")
+
+    @property
+    def truncations(self) -> Any:
+        if self._has_reset:
+            return self.env.truncations
+        raise AttributeError("truncations cannot be accessed before reset")
+
+    @property
+    def infos(self) -> Any:
+        if self._has_reset:
+            return self.env.infos
+        raise AttributeError("infos cannot be accessed before reset")
+
+    @property
+    def agents(self) -> Any:
+        if self._has_reset:
+            return self.env.agents
+        raise AttributeError("agents cannot be accessed before reset")
+
+    @property
+    def _cumulative_rewards(self) -> Any:
+        return self.env._cumulative_rewards
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming
@@ -97,16 +203,22 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         if type(rules) is not Rules:
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
         if type(num_players) is not int or not 2 <= num_players <= rules.max_players:
-            raise ValueError(f"num_players must be 2..{rules.max_players}, got {num_players!r}")
+            raise ArgumentError(f"num_players must be 2..{rules.max_players}, got {num_players!r}")
         st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
         if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
-            raise ValueError(f"stacks must be an int > 0 or {num_players} of them, got {stacks!r}")
+            raise ArgumentError(
+                f"stacks must be an int > 0 or {num_players} of them, got {stacks!r}"
+            )
         if button is not None and (type(button) is not int or not 0 <= button < num_players):
-            raise ValueError(f"button must be a seat 0..{num_players - 1} or None, got {button!r}")
+            raise ArgumentError(
+                f"button must be a seat 0..{num_players - 1} or None, got {button!r}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+            raise ArgumentError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None"
+            )
         if not reward_scale > 0:
-            raise ValueError(f"reward_scale must be > 0, got {reward_scale!r}")
+            raise ArgumentError(f"reward_scale must be > 0, got {reward_scale!r}")
         self.rules = rules
         self.n = num_players
         self.stacks = st
@@ -115,6 +227,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         self.render_mode = render_mode
         self._core = core
         self._total = sum(st)
+        self._scale = 1.0 / self._total
+        self._size = observation_size(num_players)
+        self._discards: list[list[int]] = [[] for _ in range(num_players)]
+        self._draws: list[list[int]] = [[] for _ in range(num_players)]
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -131,6 +247,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self.np_random: np.random.Generator | None = None
         self.hand: Hand | None = None
+        self.hand_args: tuple[int, int] | None = None
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
@@ -154,7 +271,12 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         rng = self.np_random
         button = self.fixed_button if self.fixed_button is not None else int(rng.integers(self.n))
         deck_seed = int(rng.integers(0, 2**63))
+        #: ``(button, deck_seed)`` of the current hand: ``Hand(rules, stacks, *hand_args)``
+        #: deals it again
+        self.hand_args = (button, deck_seed)
         self.hand = Hand(self.rules, self.stacks, button, deck_seed, core=self._core)
+        self._discards = [[] for _ in range(self.n)]
+        self._draws = [[] for _ in range(self.n)]
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -173,16 +295,17 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
             return
         hand = self._hand()
         if action is None:
-            raise ValueError(f"{agent} is to act: None is only for agents whose episode is over")
-        a = int(action)
-        if not 0 <= a < N_ACTIONS or not action_mask(hand)[a]:
-            raise ValueError(
-                f"illegal action {a} for {agent}; "
-                f"legal: {np.flatnonzero(action_mask(hand)).tolist()}"
+            raise IllegalActionError(
+                f"{agent} is to act: None is only for agents whose episode is over"
             )
+        seat = hand.actor
+        thrown = apply(hand, action)  # IllegalActionError before anything changes
+        if thrown is not None:
+            self._discards[seat].extend(thrown)
+            self._draws[seat].append(len(thrown))
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        hand.apply(to_action(hand, a))
+        for a in self.agents:
+            self.rewards[a] = 0.0
         self._settle()
         if self.render_mode == "human":
             self.render()
@@ -190,20 +313,21 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
     def _settle(self) -> None:
         """After a reset or an action: select the next actor, or pay out at the end."""
         hand = self._hand()
-        if hand.is_over:
+        actor = hand.actor
+        if actor is None:
             res = hand.result
             assert res is not None
             for a in self.agents:
-                self.rewards[a] = res.net[self._seat[a]] / self.reward_scale
+                r = res.net[self._seat[a]] / self.reward_scale
+                self.rewards[a] = r
+                self._cumulative_rewards[a] += r
                 self.terminations[a] = True
         else:
-            assert hand.actor is not None
-            self.agent_selection = self.possible_agents[hand.actor]
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[actor]
 
     def _hand(self) -> Hand:
         if self.hand is None:
-            raise RuntimeError("call reset() first")
+            raise ArgumentError("call reset() first")
         return self.hand
 
     # -- observations ------------------------------------------------------------------------
@@ -211,7 +335,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         hand = self._hand()
         seat = self._seat[agent]
-        obs = encode_view(hand.view(seat), self._total)
+        ones: list[int] = []
+        vi: list[int] = []
+        vv: list[float] = []
+        features(ones, vi, vv, hand, seat, self._discards[seat], self._draws, self._scale)
+        obs = np.zeros(self._size, dtype=np.float32)
+        obs[ones] = 1.0
+        obs[vi] = vv
         if agent == self.agent_selection and hand.actor == seat:
             mask = action_mask(hand)
         else:

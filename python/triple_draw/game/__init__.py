@@ -1,10 +1,13 @@
 """The game engine: rules, actions, one hand as a state machine, and a table of hands.
 
-Modules, one job each: ``rules`` (stakes and options), ``actions`` (action values),
-``hand`` (betting and flow), ``drawing`` (draws and reshuffles), ``showdown`` (showdown and
-payout), ``pots`` (side pots, odd chips), ``result``, ``events`` (history records),
+Modules, one job each (ARCHITECTURE.md says where each rule lives): ``rules`` (stakes and
+options), ``actions`` (action values), ``state`` (the hand's state, declared once),
+``phase`` (named phases and to-act states), ``hand`` (the public hand and the hot path),
+``betting`` (bet/raise legality, legal betting actions, round flow), ``drawing`` (draws
+and the one deal from the stub, reshuffles included), ``showdown`` (showdown and payout),
+``pots`` (side pots, odd chips), ``result``, ``events`` (history records and log kinds),
 ``state_io`` (to_dict/from_dict), ``view`` (per-seat views), ``table`` (many hands),
-``cards`` (text at the edges), ``core`` (compiled core or reference).
+``cards`` (text at the edges), ``core`` (the core switch: compiled core or reference).
 """
 
 from triple_draw.game.actions import ACTION_KINDS, Action, Bet, Call, Check, Discard, Fold, Raise

@@ -39,7 +39,7 @@ class Action:
     cards: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in ACTION_KINDS:
+        if type(self.kind) is not str or self.kind not in ACTION_KINDS:
             raise ArgumentError(
                 f"unknown action kind {self.kind!r}; expected one of {ACTION_KINDS}"
             )
@@ -71,7 +71,14 @@ class Action:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Action:
-        return cls(d["kind"], d.get("amount"), tuple(to_ids(d["cards"])) if "cards" in d else None)
+        """Inverse of :meth:`to_dict` (:class:`ArgumentError` if malformed)."""
+        if not isinstance(d, dict) or "kind" not in d:
+            raise ArgumentError(f"an action document is a dict with a 'kind', got {d!r}")
+        extra = set(d) - {"kind", "amount", "cards"}
+        if extra:
+            raise ArgumentError(f"unknown action field(s): {sorted(map(str, extra))}")
+        cards = tuple(to_ids(d["cards"])) if "cards" in d else None
+        return cls(d["kind"], d.get("amount"), cards)
 
     def __repr__(self) -> str:
         if self.kind == "discard":

@@ -77,6 +77,8 @@ def to_maybe_ids(cards: Any) -> list[int | None]:
         return []
     if isinstance(cards, str):
         return [None if t == "??" else _TEXT_ID[t] for t in _tokens(cards)]
+    if isinstance(cards, (bytes, dict)) or not hasattr(cards, "__iter__"):
+        raise CardError(f"not a sequence of cards: {cards!r}")
     return [to_id(c) for c in cards]
 
 

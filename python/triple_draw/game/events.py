@@ -1,8 +1,10 @@
 """The hand history: one immutable :class:`Event` per forced bet, deal, action and payout.
 
-The engine appends compact tuples ``(kind, seat, amount, cards)`` to a list while it
-plays (cards as id tuples); the :class:`Event` objects are only built when somebody
-asks for the history. Kinds, in the order they can occur:
+The engine appends compact tuples ``(kind, seat, amount, cards)`` (:data:`LogEntry`: the
+fields of an :class:`Event`, cards as id tuples, ``None`` where an event has no such
+field) to a list while it plays; the :class:`Event` objects are only built when somebody
+asks for the history. Each kind has a named constant here (``FOLD``, ``RESHUFFLE``, ...).
+Kinds, in the order they can occur:
 
 =================== ======================================================================
 ``post_ante``       seat posts ``amount`` as ante
@@ -25,33 +27,82 @@ asks for the history. Kinds, in the order they can occur:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from triple_draw.game.cards import CARD_TEXT, to_ids
 
-__all__ = ["Event", "EVENT_KINDS", "expand_log", "log_to_dicts", "log_from_dicts"]
+__all__ = [
+    "Event",
+    "EVENT_KINDS",
+    "LogEntry",
+    "to_event",
+    "log_to_dicts",
+    "log_from_dicts",
+    "POST_ANTE",
+    "POST_SMALL_BLIND",
+    "POST_BIG_BLIND",
+    "DEAL",
+    "BEGIN_ROUND",
+    "FOLD",
+    "CHECK",
+    "CALL",
+    "BET",
+    "RAISE",
+    "BEGIN_DRAW",
+    "DISCARD",
+    "RESHUFFLE",
+    "DRAW",
+    "RETURN",
+    "SHOW",
+    "MUCK",
+    "WIN",
+]
+
+# The kinds of log entries: the same names as the public events, one constant each.
+POST_ANTE: Final = "post_ante"
+POST_SMALL_BLIND: Final = "post_small_blind"
+POST_BIG_BLIND: Final = "post_big_blind"
+DEAL: Final = "deal"
+BEGIN_ROUND: Final = "begin_round"
+FOLD: Final = "fold"
+CHECK: Final = "check"
+CALL: Final = "call"
+BET: Final = "bet"
+RAISE: Final = "raise"
+BEGIN_DRAW: Final = "begin_draw"
+DISCARD: Final = "discard"
+RESHUFFLE: Final = "reshuffle"
+DRAW: Final = "draw"
+RETURN: Final = "return"
+SHOW: Final = "show"
+MUCK: Final = "muck"
+WIN: Final = "win"
 
 EVENT_KINDS = (
-    "post_ante",
-    "post_small_blind",
-    "post_big_blind",
-    "deal",
-    "begin_round",
-    "fold",
-    "check",
-    "call",
-    "bet",
-    "raise",
-    "begin_draw",
-    "discard",
-    "reshuffle",
-    "draw",
-    "return",
-    "show",
-    "muck",
-    "win",
+    POST_ANTE,
+    POST_SMALL_BLIND,
+    POST_BIG_BLIND,
+    DEAL,
+    BEGIN_ROUND,
+    FOLD,
+    CHECK,
+    CALL,
+    BET,
+    RAISE,
+    BEGIN_DRAW,
+    DISCARD,
+    RESHUFFLE,
+    DRAW,
+    RETURN,
+    SHOW,
+    MUCK,
+    WIN,
 )
 _KINDS = frozenset(EVENT_KINDS)
+
+#: One entry of the engine's log: ``(kind, seat or None, amount or None, card ids or None)``
+#: - exactly the fields of an :class:`Event`, with cards as ids.
+LogEntry = tuple[str, int | None, int | None, tuple[int, ...] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,42 +125,23 @@ class Event:
         return d
 
 
-def expand_log(log: list[tuple[Any, ...]], deal_order: list[int]) -> list[tuple[Any, ...]]:
-    """Internal log with the compact ``deal_all`` entry split into one ``deal`` per seat."""
-    out: list[tuple[Any, ...]] = []
-    n = len(deal_order)
-    for entry in log:
-        if entry[0] == "deal_all":
-            ids = entry[3]
-            for p, seat in enumerate(deal_order):
-                out.append(("deal", seat, None, tuple(ids[p::n])))
-        else:
-            out.append(entry)
-    return out
-
-
-def to_event(entry: tuple[Any, ...]) -> Event:
+def to_event(entry: LogEntry) -> Event:
     kind, seat, amount, cards = entry
-    return Event(
-        kind,
-        None if seat is None or seat < 0 else seat,
-        amount,
-        None if cards is None else tuple(CARD_TEXT[c] for c in cards),
-    )
+    return Event(kind, seat, amount, None if cards is None else tuple(CARD_TEXT[c] for c in cards))
 
 
-def log_to_dicts(log: list[tuple[Any, ...]], deal_order: list[int]) -> list[dict[str, Any]]:
-    return [to_event(e).to_dict() for e in expand_log(log, deal_order)]
+def log_to_dicts(log: list[LogEntry]) -> list[dict[str, Any]]:
+    return [to_event(e).to_dict() for e in log]
 
 
-def log_from_dicts(items: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    out: list[tuple[Any, ...]] = []
+def log_from_dicts(items: list[dict[str, Any]]) -> list[LogEntry]:
+    out: list[LogEntry] = []
     for d in items:
         kind = d["kind"]
         if kind not in _KINDS:
             raise ValueError(f"unknown event kind {kind!r}")
-        seat = d.get("seat", -1)
-        amount = d.get("amount")
         cards = d.get("cards")
-        out.append((kind, seat, amount, None if cards is None else tuple(to_ids(cards))))
+        out.append(
+            (kind, d.get("seat"), d.get("amount"), None if cards is None else tuple(to_ids(cards)))
+        )
     return out

@@ -1,5 +1,5 @@
 """One hand of Triple Draw as a state machine: forced bets, deal, four betting rounds,
-three draws, showdown and payout (README: *The rules triple_draw implements*).
+three draws, showdown and payout (docs/rules.md).
 
 The state is kept as plain lists indexed by seat (stacks, round bets, totals, cards as
 int ids) so that the hot path - ``check_or_call``, ``bet_or_raise``, ``fold``,
@@ -18,17 +18,39 @@ from itertools import combinations
 from operator import attrgetter
 from typing import Any
 
-from triple_draw.errors import ArgumentError, CardError, IllegalActionError
+from triple_draw.errors import ArgumentError, ArgumentTypeError, CardError, IllegalActionError
 from triple_draw.game import core as _coremod
+from triple_draw.game import drawing, state_io
+from triple_draw.game.events import (
+    BEGIN_ROUND,
+    CALL,
+    CHECK,
+    DEAL,
+    DISCARD,
+    FOLD,
+    POST_ANTE,
+    POST_BIG_BLIND,
+    POST_SMALL_BLIND,
+    RAISE,
+)
+from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.actions import Action, make_action
+from triple_draw.game.betting import (
+    betting_choices,
+    end_round,
+    next_actor,
+    raise_refusal,
+    raise_target,
+    seek,
+    start_round,
+)
 from triple_draw.game.cards import CARD_TEXT, to_ids
-from triple_draw.game.drawing import DrawMixin
-from triple_draw.game.events import Event, expand_log, to_event
-from triple_draw.game.phase import BET, DRAW, OVER, PHASES
+from triple_draw.game.events import Event, LogEntry, to_event
+from triple_draw.game.phase import BET, CALL_ONLY, DONE, DRAW, MAY_RAISE, OVER, PHASES
 from triple_draw.game.rules import UNCAPPED, Rules
-from triple_draw.game.showdown import ShowdownMixin
-from triple_draw.game.state_io import StateMixin
-from triple_draw.game.view import ViewMixin
+from triple_draw.game.showdown import finish, hand_result
+from triple_draw.game.state import FIELDS, HandState
+from triple_draw.game.view import ViewCache, build_view
 
 __all__ = ["Hand", "BET", "DRAW", "OVER", "PHASES"]
 
@@ -40,11 +62,24 @@ _CW = [
 ]
 
 
-class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
+#: _BLINDS[n][button]: the seats of the small and the big blind (heads-up the button posts
+#: the small blind)
+_BLINDS = [
+    [((b, 1 - b) if n == 2 else ((b + 1) % n, (b + 2) % n)) for b in range(n)] for n in range(10)
+]
+
+
+#: _DEAL[n][first]: ``(seat, p)`` in dealing order: seat gets cards p, p + n, ... of the deal
+_DEAL = [
+    [tuple(((sb + p) % n, p) for p in range(n)) for sb in range(n)] if n else [] for n in range(10)
+]
+
+
+class Hand(HandState):
     """A hand of Deuce-to-Seven Triple Draw.
 
     ``Hand(rules, stacks, button=0, seed=None, *, hole_cards=None, deck=None, core=None,
-    withhold=None)``
+    withhold=None, no_small_blind=False, posts=None)``
 
     - ``stacks``: chips of seats ``0..n-1`` (clockwise), ints > 0, ``2 <= n <= max_players``.
     - ``seed``: int seed of the deck (``None``: OS entropy).
@@ -54,8 +89,8 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
       card must be in the deck, else :class:`CardError`.
     - ``deck``: a ready deck of the chosen core (e.g. ``Deck.stacked(order, seed)``) to
       deal from instead of ``Deck(seed)``; cards missing from it count as out of play.
-    - ``core``: ``"compiled"``, ``"reference"`` or a module with ``Deck``/``rank_ids``
-      (default: the compiled core).
+    - ``core``: ``"compiled"``, ``"reference"`` or an object with the
+      :class:`~triple_draw.game.core.Core` interface (default: the default core).
     - ``withhold``: cards a replay will deal later as given cards (``discard(...,
       receive=...)``): cards of the stub that a random deal takes only once the rest of
       the stub is used up.
@@ -79,50 +114,11 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
     (0, 'bet', 2)
     """
 
-    __slots__ = (
-        "_active",
-        "_actor",
-        "_bb",
-        "_bet",
-        "_button",
-        "_c",
-        "_core",
-        "_cw",
-        "_deck",
-        "_declared",
-        "_draw_order",
-        "_draw_pos",
-        "_full",
-        "_hands",
-        "_in_draw",
-        "_last_aggr",
-        "_level",
-        "_live",
-        "_log",
-        "_maxbets",
-        "_n",
-        "_n_active",
-        "_n_live",
-        "_nbets",
-        "_need",
-        "_out",
-        "_phase",
-        "_pots",
-        "_reserved",
-        "_result",
-        "_returned",
-        "_sb",
-        "_showdown",
-        "_stacks",
-        "_start",
-        "_street",
-        "_stub_n",
-        "_todo",
-        "_total",
-        "_unit",
-        "_withheld",
-        "rules",
-    )
+    # The fields are HandState's (declared once there); the view cache is the only other
+    # slot. It is left unset until the first view(): copy() and from_dict() set exactly
+    # HandState's fields, so a copy or a restored hand never shares a cache.
+    __slots__ = (*FIELDS, "_view_cache")
+    _view_cache: ViewCache
 
     def __init__(
         self,
@@ -139,9 +135,12 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         posts: Mapping[int, tuple[int, int]] | None = None,
     ) -> None:
         if type(rules) is not Rules:
-            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-        c = rules._c
-        n = len(stacks)
+            raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        rc = rules.compiled
+        try:
+            n = len(stacks)
+        except TypeError:
+            raise ArgumentTypeError(f"stacks must be a list of ints, got {stacks!r}") from None
         if not 2 <= n <= rules.max_players:
             raise ArgumentError(f"stacks: a hand needs 2..{rules.max_players} players, got {n}")
         for x in stacks:
@@ -149,36 +148,28 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
                 raise ArgumentError(f"stacks: every stack must be an int > 0, got {x!r}")
         if type(button) is not int or not 0 <= button < n:
             raise ArgumentError(f"button must be a seat 0..{n - 1}, got {button!r}")
-        if core is None:
-            core = _coremod._default or _coremod.default_core()
-        else:
-            core = _coremod.resolve_core(core)
+        if seed is not None and type(seed) is not int:
+            raise ArgumentTypeError(f"seed must be an int or None, got {seed!r}")
+        core = _coremod.resolve_core(core)
         self.rules = rules
-        self._c = c
+        self._rc = rc
         self._core = core
         self._n = n
         self._button = button
+        # the forced bets: the blinds, then any posts of players coming into the game
         sb: int | None
-        if n == 2:
-            sb = button
-            bb = 1 - button
+        if no_small_blind is False and posts is None:
+            sb, bb = _BLINDS[n][button]
+            extra: tuple[tuple[int, int, int], ...] = ()
         else:
-            sb = button + 1
-            if sb >= n:
-                sb -= n
-            bb = sb + 1
-            if bb >= n:
-                bb -= n
-        extra: list[tuple[int, int, int]] = []
-        if no_small_blind or posts:
             sb, bb, extra = _forced_bets(n, button, no_small_blind, posts, rules)
-        first = bb if sb is None else sb  # the deal starts left of the button
+        first = bb if sb is None else sb  # the first seat dealt: left of the button
         self._sb = sb
         self._bb = bb
         self._start = tuple(stacks)
         st = list(stacks)
         bet = [0] * n
-        log: list[tuple[Any, ...]] = []
+        log: list[LogEntry] = []
         ante = rules.ante
         if ante:
             total = [0] * n
@@ -187,112 +178,112 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
                 a = ante if st[s] > ante else st[s]
                 st[s] -= a
                 total[s] = a
-                log.append(("post_ante", s, a, None))
+                log.append((POST_ANTE, s, a, None))
         x = rules.small_blind
-        if x and sb is not None:
+        if sb is not None:
             if x > st[sb]:  # a short blind posts what he has and is all-in
                 x = st[sb]
-            st[sb] -= x
-            bet[sb] = x
-            log.append(("post_small_blind", sb, x, None))
+            if x:
+                st[sb] -= x
+                bet[sb] = x
+                log.append((POST_SMALL_BLIND, sb, x, None))
         x = rules.big_blind
         if x > st[bb]:
             x = st[bb]
         if x:
             st[bb] -= x
             bet[bb] = x
-            log.append(("post_big_blind", bb, x, None))
+            log.append((POST_BIG_BLIND, bb, x, None))
         if ante:
             if sb is not None:
                 total[sb] += bet[sb]
             total[bb] += bet[bb]
         else:
             total = bet[:]
-        for s, live, dead in extra:
-            for x, kind in ((live, "post_big_blind"), (dead, "post_ante")):
-                x = x if x < st[s] else st[s]
-                if x:
-                    st[s] -= x
-                    total[s] += x
-                    if kind == "post_big_blind":
-                        bet[s] = x
-                    log.append((kind, s, x, None))
+        for s, live, dead in extra:  # live chips are a big blind, dead ones an ante
+            x = live if live < st[s] else st[s]
+            if x:
+                st[s] -= x
+                bet[s] = x
+                total[s] += x
+                log.append((POST_BIG_BLIND, s, x, None))
+            x = dead if dead < st[s] else st[s]
+            if x:
+                st[s] -= x
+                total[s] += x
+                log.append((POST_ANTE, s, x, None))
         self._stacks = st
         self._bet = bet
         self._total = total
         self._live = [True] * n
         self._n_live = n
-        self._out: list[int] = []
-        self._reserved: list[list[int | None] | None] | None = None
-        self._withheld: list[int] | None = None
+        self._out = []
+        self._reserved = None
+        self._withheld = None
+        self._reshuffled = False
         if deck is None and hole_cards is None and withhold is None:
             d = core.Deck(seed)
             ids = d.deal_ids(5 * n)
+            t = tuple(ids)
             hands: list[list[int]] = [ids] * n
-            p = 0
-            for s in range(first, n):
+            for s, p in _DEAL[n][first]:  # one card at a time from left of the button
                 hands[s] = ids[p::n]
-                p += 1
-            for s in range(first):
-                hands[s] = ids[p::n]
-                p += 1
-            log.append(("deal_all", -1, None, ids))
+                log.append((DEAL, s, None, t[p::n]))
             self._deck = d
             self._stub_n = 52 - 5 * n
             self._hands = hands
         else:
             self._deal_given(seed, hole_cards, deck, log, withhold)
-        self._declared: list[tuple[int, tuple[int, ...]]] = []
+        self._declared = []
         self._need = 0
-        self._draw_order: list[int] = []
+        self._draw_order = []
         self._draw_pos = 0
         self._log = log
-        self._returned: tuple[int, int] | None = None
-        self._pots: list[tuple[Any, ...]] | None = None
-        self._showdown: list[tuple[int, bool]] | None = None
+        self._returned = None
+        self._pots = None
+        self._showdown = None
         self._result = None
         # round 1: the big blind is the bet (its full size, even if posted short)
         self._phase = BET
         self._in_draw = False
         self._street = 0
-        self._unit = c[0][0]
+        self._unit = rc.units[0]
         self._level = rules.big_blind
-        if c[7]:
-            self._full = rules.big_blind
-            self._nbets = 1 if c[8] else 0
+        if rc.big_blind_is_full:
+            self._full_level = rules.big_blind
+            self._full_bets = 1 if rc.big_blind_is_bet else 0
         else:
-            self._full = 0
-            self._nbets = 0
-        self._maxbets = UNCAPPED if (c[6] and n == 2) else c[1]
-        # _active[j]: 2 if seat j can still bet (in the hand, chips behind), else 0.
-        # _todo[j]: 0 nothing to do this round, 1 must act (call or fold only),
-        # 2 must act and may raise (has not acted since the last full bet or raise).
+            self._full_level = 0
+            self._full_bets = 0
+        self._max_full_bets = UNCAPPED if (rc.heads_up_uncapped and n == 2) else rc.max_full_bets
+        # _active[j]: MAY_RAISE if seat j can still bet (in the hand, chips behind), else
+        # DONE; a round starts with _to_act = _active (phase.py: what each seat must do)
         if 0 in st:
-            active = [2 if v else 0 for v in st]
-            na = n - active.count(0)
+            active = [MAY_RAISE if v else DONE for v in st]
+            na = n - active.count(DONE)
         else:
-            active = [2] * n
+            active = [MAY_RAISE] * n
             na = n
         self._active = active
-        self._todo = active[:]
+        self._to_act = active[:]
         self._n_active = na
         self._cw = _CW[n][button]
-        self._last_aggr = -1
-        log.append(("begin_round", -1, 0, None))
+        self._last_aggr = None
+        log.append((BEGIN_ROUND, None, 0, None))
         if na == n:  # nobody all-in from the blinds: first left of the big blind acts
             self._actor = bb + 1 if bb + 1 < n else 0
         else:
-            a = self._seek(bb + 1 if bb + 1 < n else 0)
+            a = seek(self, bb + 1 if bb + 1 < n else 0)
             if a < 0:
                 self._actor = None
-                self._end_round()
+                end_round(self)
             else:
                 self._actor = a
 
     # -- dealing given cards (replays, tests): the slow, general path -------------------
 
     def _deal_given(
-        self, seed: Any, hole_cards: Any, deck: Any, log: list[Any], withhold: Any
+        self, seed: Any, hole_cards: Any, deck: Any, log: list[LogEntry], withhold: Any
     ) -> None:
         n = self._n
         core = self._core
@@ -302,11 +293,13 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
             if seed is not None:
                 raise ArgumentError("give either seed or deck, not both")
             if not hasattr(deck, "deal_ids") or not hasattr(deck, "get_state"):
-                raise TypeError(f"deck must be a Deck, got {type(deck).__name__}")
+                raise ArgumentTypeError(f"deck must be a Deck, got {type(deck).__name__}")
             deck = deck.copy()
         given: list[list[int | None]] = [[None] * 5 for _ in range(n)]
         seen: set[int] = set()
         if hole_cards is not None:
+            if isinstance(hole_cards, (str, bytes, dict)) or not hasattr(hole_cards, "__len__"):
+                raise CardError(f"hole_cards: expected a list of {n} entries, got {hole_cards!r}")
             if len(hole_cards) != n:
                 raise CardError(
                     f"hole_cards: expected {n} entries (one per seat), got {len(hole_cards)}"
@@ -349,17 +342,15 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
             raise CardError(f"the deck holds {len(deck)} cards, {need} more needed for the deal")
         rnd = iter(deck.deal_ids(need))
         hands: list[list[int]] = [[] for _ in range(n)]
-        order = self._deal_order()
-        deal: list[int] = []
+        first = self._bb if self._sb is None else self._sb
+        order = [(first + p) % n for p in range(n)]
         for k in range(5):
             for s in order:
                 v = given[s][k]
                 cid = next(rnd) if v is None else v
                 hands[s].append(cid)
-        for k in range(5):
-            for s in order:
-                deal.append(hands[s][k])
-        log.append(("deal_all", -1, None, tuple(deal)))
+        for s in order:
+            log.append((DEAL, s, None, tuple(hands[s])))
         stub_ids = deck.stub_ids()
         held = {cid for h in hands for cid in h}
         stub_set = set(stub_ids)
@@ -389,8 +380,6 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
     @property
     def big_blind_seat(self) -> int:
         return self._bb
-
-    _actor: Any  # int while somebody must act, None once the hand is over
 
     actor = property(
         attrgetter("_actor"),
@@ -459,14 +448,14 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
     def raises(self) -> int:
         """Full bets and raises made in the current round (the big blind counts when
         :attr:`Rules.big_blind_is_bet`)."""
-        return self._nbets
+        return self._full_bets
 
     @property
     def facing_bet(self) -> bool:
         """True when the actor must call (or fold/raise) rather than check."""
         if self._phase:
             return False
-        s: int = self._actor
+        s: int = self._actor  # type: ignore[assignment]
         return self._level > self._bet[s]
 
     @property
@@ -474,19 +463,20 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         """Chips the actor needs to call (capped by his stack); 0 if none or not betting."""
         if self._phase:
             return 0
-        s: int = self._actor
+        s: int = self._actor  # type: ignore[assignment]
         owe = self._level - self._bet[s]
         x = self._stacks[s]
         return owe if owe < x else x
 
     def can_bet_or_raise(self) -> bool:
-        """Whether the actor may bet or raise now (cap, reopening, chips, opponents)."""
+        """Whether the actor may bet or raise now (cap, reopening, chips, opponents; why
+        not: the message of :class:`IllegalActionError` from :meth:`bet_or_raise`)."""
         if self._phase:
             return False
-        s: int = self._actor
+        s: int = self._actor  # type: ignore[assignment]
         return (
-            self._todo[s] == 2
-            and self._nbets < self._maxbets
+            self._to_act[s] == MAY_RAISE
+            and self._full_bets < self._max_full_bets
             and self._stacks[s] > self._level - self._bet[s]
             and self._n_active > 1
         )
@@ -495,39 +485,95 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         """The round total a bet or raise by the actor would reach, or ``None``."""
         if not self.can_bet_or_raise():
             return None
-        s: int = self._actor
-        target = self._full + self._unit
-        cap = self._bet[s] + self._stacks[s]
-        return target if target < cap else cap
+        return raise_target(self, self._actor)  # type: ignore[arg-type]
 
     def hole_ids(self, seat: int) -> tuple[int, ...]:
         """The seat's current cards as ids (for a folded seat, the cards he folded)."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise self._bad_seat(seat)
         return tuple(self._hands[seat])
 
     def hole_cards(self, seat: int) -> tuple[Any, ...]:
         """The seat's current cards as ``Card`` objects (engine-level, not a player view)."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise self._bad_seat(seat)
         card = self._core.Card
         return tuple(card(c) for c in self._hands[seat])
 
     def hole_text(self, seat: int) -> tuple[str, ...]:
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise self._bad_seat(seat)
         return tuple(CARD_TEXT[c] for c in self._hands[seat])
 
     def draws(self, seat: int) -> tuple[int, ...]:
         """How many cards the seat drew at each draw so far (public information)."""
-        return tuple(len(e[3]) for e in self._log if e[0] == "discard" and e[1] == seat)
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise self._bad_seat(seat)
+        return tuple(len(e[3] or ()) for e in self._log if e[0] == DISCARD and e[1] == seat)
 
     def discards(self, seat: int) -> tuple[int, ...]:
         """Every card id the seat has discarded this hand (engine-level, private)."""
-        return tuple(c for e in self._log if e[0] == "discard" and e[1] == seat for c in e[3])
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise self._bad_seat(seat)
+        return drawing.discards_of(self, seat)
 
     @property
     def history(self) -> tuple[Event, ...]:
         """Every event so far as immutable :class:`Event` records (omniscient)."""
-        return tuple(to_event(e) for e in expand_log(self._log, self._deal_order()))
+        return tuple(map(to_event, self._log))
 
-    def _deal_order(self) -> list[int]:
-        first = self._bb if self._sb is None else self._sb
-        return [(first + p) % self._n for p in range(self._n)]
+    @property
+    def result(self) -> Any:
+        """The :class:`~triple_draw.game.result.HandResult` once the hand is over, else
+        ``None``."""
+        return hand_result(self)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` is allowed to know, as plain JSON-ready data (see
+        ``view.py`` and the view schema).
+
+        Each call returns new containers: changing a returned view does not affect the
+        hand or any later view."""
+        log = self._log
+        try:
+            vc = self._view_cache
+        except AttributeError:
+            vc = self._view_cache = ViewCache(self)
+        else:
+            if vc.log is not log or vc.pos > len(log) or vc.rules is not self.rules:
+                vc = self._view_cache = ViewCache(self)
+        if type(seat) is not int or not 0 <= seat < self._n:
+            raise self._bad_seat(seat)
+        return build_view(self, vc, seat)
+
+    def _bad_seat(self, seat: object) -> ArgumentError:
+        return ArgumentError(f"seat must be 0..{self._n - 1}, got {seat!r}")
+
+    # -- persistence -------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain JSON-ready data (``"schema_version": 1``), deck and
+        its random stream included: a hand saved mid-way and restored continues
+        identically."""
+        return state_io.to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], core: Any = None) -> Hand:
+        """Rebuild a hand from :meth:`to_dict` output (:class:`SchemaError` if malformed)."""
+        return state_io.from_dict(cls, data, core)
+
+    def copy(self) -> Hand:
+        """An independent copy (deck and RNG included) - cheap, for search and bots."""
+        new = object.__new__(type(self))
+        self.copy_state_into(new)
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore, (type(self), self.to_dict(), _coremod.core_name(self._core)))
+
+    def _card_partition(self) -> dict[str, list[int]]:
+        """Where all 52 cards are (:func:`state_io.card_partition`; for tests)."""
+        return state_io.card_partition(self)
 
     # -- legal actions ---------------------------------------------------------------------
 
@@ -540,25 +586,15 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         ph = self._phase
         if ph == OVER:
             return []
-        s = self._actor
+        s: int = self._actor  # type: ignore[assignment]
         if ph == DRAW:
             held = sorted(self._hands[s])
             return [
-                make_action("discard", None, combo)
+                make_action(DISCARD, None, combo)
                 for k in range(len(held) + 1)
                 for combo in combinations(held, k)
             ]
-        out = [make_action("fold")]
-        owe = self._level - self._bet[s]
-        if owe > 0:
-            x = self._stacks[s]
-            out.append(make_action("call", self._bet[s] + (owe if owe < x else x)))
-        else:
-            out.append(make_action("check"))
-        amount = self.bet_or_raise_amount()
-        if amount is not None:
-            out.append(make_action("bet" if self._level == 0 else "raise", amount))
-        return out
+        return [make_action(kind, amount) for kind, amount in betting_choices(self, s)]
 
     # -- applying actions -------------------------------------------------------------------
 
@@ -568,29 +604,29 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
         Raises :class:`IllegalActionError` saying what was wrong; the hand is unchanged."""
         if type(action) is not Action:
             raise IllegalActionError(f"not an Action: {action!r}")
-        if seat is not None and seat != self.actor:
+        if seat is not None and seat != self._actor:
             if self._phase == OVER:
                 raise IllegalActionError(f"seat {seat} cannot act: the hand is over")
             raise IllegalActionError(
                 f"out of turn: seat {seat} tried to act but the actor is seat {self._actor}"
             )
         kind = action.kind
-        if kind == "discard":
+        if kind == DISCARD:
             self.discard(action.cards)
             return
         if self._phase != BET:
             raise self._not_betting(kind)
-        s = self._actor
+        s: int = self._actor  # type: ignore[assignment]
         owe = self._level - self._bet[s]
-        if kind == "fold":
+        if kind == FOLD:
             self.fold()
-        elif kind == "check":
+        elif kind == CHECK:
             if owe > 0:
                 raise IllegalActionError(
                     f"seat {s} cannot check: facing a bet of {self._level} ({self.to_call} to call)"
                 )
             self.check_or_call()
-        elif kind == "call":
+        elif kind == CALL:
             if owe <= 0:
                 raise IllegalActionError(
                     f"seat {s} cannot call: there is nothing to call (check instead)"
@@ -600,20 +636,18 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
                 raise IllegalActionError(f"seat {s} calls to {want}, not {action.amount}")
             self.check_or_call()
         else:  # bet / raise
-            if kind == "bet" and self._level > 0:
+            if kind == BET_KIND and self._level > 0:
                 raise IllegalActionError(
                     f"seat {s} cannot bet: there is already a bet of {self._level} (raise instead)"
                 )
-            if kind == "raise" and self._level == 0:
+            if kind == RAISE and self._level == 0:
                 raise IllegalActionError(
                     f"seat {s} cannot raise: there is no bet this round (bet instead)"
                 )
-            why = self._why_no_raise(s)
+            why = raise_refusal(self, s)
             if why:
                 raise IllegalActionError(why)
-            target = self._full + self._unit
-            cap = self._bet[s] + self._stacks[s]
-            want = target if target < cap else cap
+            want = raise_target(self, s)
             if action.amount is not None and action.amount != want:
                 raise IllegalActionError(
                     f"seat {s} can only {kind} to exactly {want} (fixed limit), not {action.amount}"
@@ -627,207 +661,184 @@ class Hand(DrawMixin, ShowdownMixin, StateMixin, ViewMixin):
             f"cannot {what}: seat {self._actor} must discard or stand pat (draw {self._street + 1})"
         )
 
-    def _why_no_raise(self, s: int) -> str:
-        verb = "bet" if self._level == 0 else "raise"
-        if self._nbets >= self._maxbets:
-            over = "the big blind" if self._street == 0 and not self._c[8] else "the bet"
-            raises = self._maxbets - (1 if over == "the bet" else 0)
-            return (
-                f"seat {s} cannot {verb}: the betting is capped "
-                f"({raises} raises over {over}) this round"
-            )
-        if self._todo[s] != 2:
-            return (
-                f"seat {s} cannot {verb}: the betting was not reopened by the short all-in "
-                "(he may only call or fold)"
-            )
-        if self._stacks[s] <= self._level - self._bet[s]:
-            return f"seat {s} cannot {verb}: his {self._stacks[s]} chips do not exceed the call"
-        if self._n_active < 2:
-            return f"seat {s} cannot {verb}: every other player is all-in"
-        return ""
+    # The hot path: fold, check_or_call, bet_or_raise and discard read and write the
+    # state's lists directly; each validates fully before changing anything.
 
     def fold(self) -> None:
         """The actor folds (allowed even when he could check)."""
         if self._phase:
             raise self._not_betting("fold")
-        s = self._actor
+        s: int = self._actor  # type: ignore[assignment]
         self._live[s] = False
-        self._active[s] = 0
+        self._active[s] = DONE
         self._n_live -= 1
         self._n_active -= 1
-        pending = self._todo
-        pending[s] = 0
+        self._to_act[s] = DONE
         self._out.extend(self._hands[s])
-        self._log.append(("fold", s, None, None))
+        self._log.append((FOLD, s, None, None))
         if self._n_live == 1:
-            self._finish()
+            finish(self)
             return
-        self._next_actor(s)
+        next_actor(self, s)
 
     def check_or_call(self) -> None:
         """The actor checks, or calls (all-in for less if short)."""
         if self._phase:
             raise self._not_betting("check or call")
-        s = self._actor
+        s: int = self._actor  # type: ignore[assignment]
         bet = self._bet
-        level = self._level
-        owe = level - bet[s]
+        owe = self._level - bet[s]
         if owe > 0:
             st = self._stacks
             x = st[s]
             if owe >= x:
                 owe = x
                 self._n_active -= 1
-                self._active[s] = 0
+                self._active[s] = DONE
             st[s] = x - owe
             bet[s] += owe
             self._total[s] += owe
-            self._log.append(("call", s, bet[s], None))
+            self._log.append((CALL, s, bet[s], None))
         else:
-            self._log.append(("check", s, None, None))
-        self._todo[s] = 0
-        self._next_actor(s)
+            self._log.append((CHECK, s, None, None))
+        self._to_act[s] = DONE
+        next_actor(self, s)
 
     def bet_or_raise(self) -> None:
         """The actor bets or raises one unit above the last full bet/raise (all-in for
-        less if short; whether that reopens the betting: README *All-in for less*)."""
+        less if short; whether that reopens the betting: rules, *All-in for less*)."""
         if self._phase:
             raise self._not_betting("bet or raise")
-        s = self._actor
+        s: int = self._actor  # type: ignore[assignment]
         bet = self._bet
         st = self._stacks
         level = self._level
         x = st[s]
+        # may_raise (betting.py), inline
         if not (
-            self._todo[s] == 2
-            and self._nbets < self._maxbets
+            self._to_act[s] == MAY_RAISE
+            and self._full_bets < self._max_full_bets
             and x > level - bet[s]
             and self._n_active > 1
         ):
-            raise IllegalActionError(self._why_no_raise(s))
+            raise IllegalActionError(raise_refusal(self, s))
         unit = self._unit
-        full = self._full
+        full = self._full_level
         put = full + unit - bet[s]
         if put >= x:
             put = x
             self._n_active -= 1
-            self._active[s] = 0
+            self._active[s] = DONE
         st[s] = x - put
         new = bet[s] + put
         bet[s] = new
         self._total[s] += put
         raised = new - full
-        n = self._n
-        if raised >= unit or (self._c[2] and 2 * raised >= unit):
+        if raised >= unit or (self._rc.half_bet_reopens and 2 * raised >= unit):
             # a full bet or raise: it reopens the betting and counts toward the cap
-            self._full = new
-            self._nbets += 1
-            pending = self._active[:]
-            pending[s] = 0
-            self._todo = pending
+            self._full_level = new
+            self._full_bets += 1
+            to_act = self._active[:]
+            to_act[s] = DONE
+            self._to_act = to_act
         else:
             # a short all-in: the others must answer it, but only those who have not
             # acted since the last full bet may raise
-            pending = self._todo
+            to_act = self._to_act
             active = self._active
-            for j in range(n):
-                if active[j] and bet[j] < new and not pending[j]:
-                    pending[j] = 1
-            pending[s] = 0
+            for j in range(self._n):
+                if active[j] and bet[j] < new and not to_act[j]:
+                    to_act[j] = CALL_ONLY
+            to_act[s] = DONE
         self._level = new
         self._last_aggr = s
-        self._log.append(("bet" if level == 0 else "raise", s, new, None))
-        self._next_actor(s)
+        self._log.append((BET_KIND if level == 0 else RAISE, s, new, None))
+        next_actor(self, s)
 
-    # -- round flow ------------------------------------------------------------------------
+    def discard(self, cards: Any = (), receive: Any = None) -> None:
+        """The actor discards ``cards`` (ids, text or Card objects; none = stand pat).
 
-    def _next_actor(self, s: int) -> None:
-        """After seat ``s`` acted: hand the action to the next seat that must act, or end
-        the betting round."""
-        a = self._seek(s + 1 if s + 1 < self._n else 0)
-        if a >= 0:
-            self._actor = a
-        else:
-            self._end_round()
-
-    def _seek(self, j: int) -> int:
-        """The first seat from ``j`` clockwise that must act in this betting round, or -1.
-
-        A lone player who can still bet is not asked to act unless he faces a bet."""
-        pending = self._todo
-        n = self._n
-        for _ in range(n):
-            if pending[j]:
-                if self._n_active > 1 or self._bet[j] < self._level:
-                    return j
-                return -1
-            j += 1
-            if j == n:
-                j = 0
-        return -1
-
-    def _end_round(self) -> None:
-        self._actor = None
-        if self._street == 3:
-            self._finish()
-        else:
-            self._start_draw()
-
-    def _start_round(self, r: int) -> None:
-        n = self._n
-        self._phase = BET
-        self._in_draw = False
-        self._street = r
-        self._unit = self._c[0][r]
-        self._bet = [0] * n
-        self._level = 0
-        self._full = 0
-        self._nbets = 0
-        self._maxbets = UNCAPPED if (self._c[6] and self._n_live == 2) else self._c[1]
-        active = self._active
-        self._todo = active[:]
-        self._last_aggr = -1
-        self._log.append(("begin_round", -1, r, None))
-        if self._n_active < 2:
-            self._end_round()
+        ``receive`` (replays, tests): the replacement cards to deal him instead of random
+        ones, one per discarded card in the order dealt, ``None``/``"??"`` for a random
+        one. Each given card must be one the real deal could give him at the moment it
+        is dealt (:meth:`receivable`): a card of the stub, or - when the stub runs out -
+        of the new stub the reshuffle rule forms there (never a card in a hand, on the
+        table, thrown by him in this draw, or out of play while the stub lasts; under
+        "pokerstars" never one he threw earlier while the stub holds others). An illegal
+        card raises :class:`IllegalActionError` naming it and why, and changes nothing."""
+        if self._phase != DRAW:
+            raise drawing.not_drawing(self)
+        s: int = self._actor  # type: ignore[assignment]
+        held = self._hands[s]
+        ids = cards
+        keep: list[int] | None = None
+        if type(ids) is list or type(ids) is tuple:
+            keep = held[:]
+            try:
+                for cid in ids:
+                    if type(cid) is not int:
+                        raise TypeError
+                    keep.remove(cid)  # ValueError: not held, or a duplicate
+            except (TypeError, ValueError):
+                keep = None
+        if keep is None:  # text, Card objects, or an error to explain
+            ids, keep = drawing.checked_discard(s, held, cards)
+        k = len(ids)
+        ids = tuple(ids)
+        if receive is not None or self._reserved is not None:
+            if drawing.discard_given(self, s, ids, keep, receive):
+                start_round(self, self._street + 1)
             return
-        for j in self._cw:
-            if active[j]:
-                self._actor = j
-                return
+        self._hands[s] = keep
+        self._log.append((DISCARD, s, None, ids))
+        order = self._draw_order
+        pos = self._draw_pos + 1
+        if self._rc.immediate_draw:  # dealt right after declaring
+            drawing.serve(self, s, ids)
+        else:
+            self._declared.append((s, ids))
+            self._need += k
+            if pos == len(order):
+                drawing.serve_all(self)
+        if pos < len(order):
+            self._draw_pos = pos
+            self._actor = order[pos]
+            return
+        start_round(self, self._street + 1)
+
+    def receivable(self, cards: Any, given: Any = ()) -> list[int]:
+        """The cards the deal could give the actor as his replacement number
+        ``len(given) + 1`` if he discards ``cards`` and his first replacements are
+        ``given`` - under the hand's reshuffle rule, in no particular order (sorted).
+
+        This is the engine's answer to "who may receive which card", for replays that
+        choose unknown cards (the PHH loader); :meth:`discard` with ``receive=`` accepts
+        exactly these cards. Raises :class:`IllegalActionError` like :meth:`discard`
+        would. Changes nothing."""
+        return drawing.receivable(self, cards, given)
 
     # -- misc --------------------------------------------------------------------------------
 
     def __repr__(self) -> str:
         return (
-            f"<Hand {self._n} players, {PHASES[self._phase]} {self._street}, actor={self.actor}, "
+            f"<Hand {self._n} players, {PHASES[self._phase]} {self._street}, actor={self._actor}, "
             f"pot={self.pot}, stacks={list(self._stacks)}>"
         )
 
-    def _card_partition(self) -> dict[str, list[int]]:
-        """Where all 52 cards are: ``hands`` (seats still in), ``stub`` (the deck, then
-        any withheld cards of a replay), ``out_of_play`` (folded hands, discards, declared
-        discards awaiting replacement). Given cards reserved for a declared player stay
-        where they are until dealt. For tests: the three lists always partition
-        ``range(52)``."""
-        hands = [c for s in range(self._n) if self._live[s] for c in self._hands[s]]
-        out = list(self._out)
-        for _j, t in self._declared:
-            out.extend(t)
-        stub = list(self._deck.stub_ids())
-        stub.extend(self._withheld or ())
-        return {"hands": hands, "stub": stub, "out_of_play": out}
+
+def _restore(cls: type[Hand], data: dict[str, Any], core_name: str) -> Hand:
+    return cls.from_dict(data, core=core_name)
 
 
 def _forced_bets(
     n: int, button: int, no_small_blind: Any, posts: Any, rules: Rules
-) -> tuple[int | None, int, list[tuple[int, int, int]]]:
-    """Blind seats and extra posts of a hand built with ``no_small_blind``/``posts``."""
+) -> tuple[int | None, int, tuple[tuple[int, int, int], ...]]:
+    """The blinds' seats and the extra posts ``(seat, live, dead)`` (clockwise from the big
+    blind) of a hand built with ``no_small_blind`` or ``posts``, validated."""
     if type(no_small_blind) is not bool:
-        raise ArgumentError(f"no_small_blind must be a bool, got {no_small_blind!r}")
-    sb: int | None = button if n == 2 else (button + 1) % n
-    bb = 1 - button if n == 2 else (button + 2) % n
+        raise ArgumentTypeError(f"no_small_blind must be a bool, got {no_small_blind!r}")
+    sb: int | None
+    sb, bb = _BLINDS[n][button]
     if no_small_blind:
         if n == 2:
             raise ArgumentError("no_small_blind: heads-up the button always posts the small blind")
@@ -855,4 +866,4 @@ def _forced_bets(
                 )
             extra.append((s, v[0], v[1]))
         extra.sort(key=lambda e: (e[0] - bb) % n)  # clockwise from the big blind
-    return sb, bb, extra
+    return sb, bb, tuple(extra)

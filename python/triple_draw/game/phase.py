@@ -1,4 +1,32 @@
-"""The phases of a hand (ints in the hot path, names at the edges)."""
+"""Named states of a hand: its phase, and what each seat still has to do in a betting round.
 
-BET, DRAW, OVER = 0, 1, 2
-PHASES = ("bet", "draw", "over")
+They are named ``int`` constants rather than an ``IntEnum``: the hot path stores and
+compares them millions of times, and plain ints keep CPython's fast paths for list items,
+comparisons and truth tests (``if st._phase:`` is "not betting").
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["BET", "DRAW", "OVER", "PHASES", "DONE", "CALL_ONLY", "MAY_RAISE"]
+
+# -- the phase of a hand (``HandState._phase``)
+#: a betting round
+BET: Final = 0
+#: a draw
+DRAW: Final = 1
+#: the hand is over
+OVER: Final = 2
+#: The public names of the phases (``Hand.phase``, documents), indexed by phase.
+PHASES: Final = ("bet", "draw", "over")
+
+# -- what a seat must still do in the current betting round (``HandState._to_act``); the
+# same values mark in ``HandState._active`` whether a seat can still bet at all
+# (``MAY_RAISE``) or not (``DONE``), so a new round starts with ``_to_act = _active[:]``.
+#: nothing (acted since the last full bet or raise, folded, or all-in)
+DONE: Final = 0
+#: must answer a short all-in raise but may not re-raise (the betting was not reopened)
+CALL_ONLY: Final = 1
+#: must act and may raise
+MAY_RAISE: Final = 2

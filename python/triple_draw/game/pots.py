@@ -1,4 +1,4 @@
-"""Pot arithmetic (uncalled bets, side pots and odd chips; README: *Showdown*), as pure
+"""Pot arithmetic (uncalled bets, side pots and odd chips; docs/rules.md: *Showdown*), as pure
 functions.
 
 Everything works on the per-seat totals a hand has put in (antes, blinds and bets) and on

@@ -1,8 +1,9 @@
 """The rules of a game: stakes and every option the rules allow, frozen and validated.
 
 A :class:`Rules` value is immutable, hashable, picklable and its ``repr`` round-trips. The
-engine reads a private tuple of precomputed constants from it (``_c``), built once here so
-that starting a hand costs no per-hand validation or arithmetic.
+engine reads the options it needs in the hot path from :attr:`Rules.compiled`, a
+:class:`CompiledRules` built once here, so that starting a hand costs no per-hand
+validation or string comparison.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from typing import Any
 
 from triple_draw.errors import RulesError
 
-__all__ = ["Rules", "SHORT_ALL_IN", "DRAW_PROCEDURES", "RESHUFFLES", "UNCAPPED"]
+__all__ = [
+    "Rules",
+    "CompiledRules",
+    "SHORT_ALL_IN",
+    "DRAW_PROCEDURES",
+    "RESHUFFLES",
+    "UNCAPPED",
+]
 
 SHORT_ALL_IN = ("half-bet", "full-raise")
 DRAW_PROCEDURES = ("declare-then-deal", "immediate")
@@ -36,6 +44,30 @@ _INT_FIELDS = (
 _BOOL_FIELDS = ("big_blind_is_bet", "heads_up_uncapped", "muck_beaten_hands")
 
 
+@dataclass(frozen=True, slots=True)
+class CompiledRules:
+    """The options of a :class:`Rules` as the engine reads them (derived, never given)."""
+
+    #: the betting unit of rounds 1..4 (small, small, big, big)
+    units: tuple[int, int, int, int]
+    #: full bets and raises allowed per round (``raise_cap + 1``)
+    max_full_bets: int
+    #: an all-in raise of at least half a unit counts as a full raise ("half-bet")
+    half_bet_reopens: bool
+    #: replacements are dealt right after each declaration ("immediate" draws)
+    immediate_draw: bool
+    #: the "pokerstars" reshuffle (else "served-discards")
+    pokerstars: bool
+    #: a player beaten by a hand shown before him mucks at showdown
+    muck_beaten_hands: bool
+    #: no cap in a round that starts with exactly two players
+    heads_up_uncapped: bool
+    #: the big blind is a full bet (it would be one as an opening all-in of that size)
+    big_blind_is_full: bool
+    #: the big blind counts toward the round-1 cap
+    big_blind_is_bet: bool
+
+
 def _check_int(name: str, value: object) -> int:
     if type(value) is not int:  # bool is an int subclass but is not a stake
         raise RulesError(f"Rules.{name} must be an int, got {value!r}")
@@ -44,7 +76,8 @@ def _check_int(name: str, value: object) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """Stakes and options of a Deuce-to-Seven Triple Draw game (README: *Defaults and options*).
+    """Stakes and options of a Deuce-to-Seven Triple Draw game (docs/rules.md: *Defaults and
+    options*).
 
     Chips are integers. Defaults are the rules of live cardroom play:
     3 raises after the bet, the half-bet short all-in rule, declare-then-deal draws and
@@ -65,7 +98,7 @@ class Rules:
             raise: Robert's Rules, WSOP, TDA) or ``"full-raise"`` (only a full unit reopens).
         draw_procedure: ``"declare-then-deal"`` (everyone declares, then the replacements
             are dealt in the same order) or ``"immediate"`` (dealt right after declaring).
-        reshuffle: ``"served-discards"`` (default) or ``"pokerstars"`` (README: *Running
+        reshuffle: ``"served-discards"`` (default) or ``"pokerstars"`` (docs/rules.md: *Running
             out of cards*).
         max_players: the table's player limit, 2..8 (default 6, the usual limit; 7-8 is an option).
         muck_beaten_hands: at showdown a player already beaten by a shown hand mucks.
@@ -89,7 +122,8 @@ class Rules:
     reshuffle: str = "served-discards"
     max_players: int = 6
     muck_beaten_hands: bool = False
-    _c: tuple[Any, ...] = field(init=False, repr=False, compare=False, hash=False)
+    #: the options as the engine reads them (derived from the fields above)
+    compiled: CompiledRules = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         for name in _INT_FIELDS:
@@ -137,18 +171,18 @@ class Rules:
         bb_full = (
             (2 * self.big_blind >= self.small_bet) if half else (self.big_blind >= self.small_bet)
         )
-        consts = (
-            (self.small_bet, self.small_bet, self.big_bet, self.big_bet),  # 0 units
-            self.raise_cap + 1,  # 1 full bets + raises allowed per round
-            half,  # 2
-            self.draw_procedure == "immediate",  # 3
-            self.reshuffle == "pokerstars",  # 4
-            self.muck_beaten_hands,  # 5
-            self.heads_up_uncapped,  # 6
-            bb_full,  # 7
-            self.big_blind_is_bet,  # 8
+        compiled = CompiledRules(
+            units=(self.small_bet, self.small_bet, self.big_bet, self.big_bet),
+            max_full_bets=self.raise_cap + 1,
+            half_bet_reopens=half,
+            immediate_draw=self.draw_procedure == "immediate",
+            pokerstars=self.reshuffle == "pokerstars",
+            muck_beaten_hands=self.muck_beaten_hands,
+            heads_up_uncapped=self.heads_up_uncapped,
+            big_blind_is_full=bb_full,
+            big_blind_is_bet=self.big_blind_is_bet,
         )
-        object.__setattr__(self, "_c", consts)
+        object.__setattr__(self, "compiled", compiled)
 
     # -- presets -----------------------------------------------------------------------
 
@@ -196,7 +230,7 @@ class Rules:
         it: four bets and raises per round with the big blind not counted (so four raises
         over the blind before the first draw, a bet and three raises after each draw), and
         only a full raise reopens the betting. The other differences (raise size after a
-        short all-in, odd chips, reshuffles) are listed in the README (PHH section).
+        short all-in, odd chips, reshuffles) are listed in docs/interop.md.
 
         >>> r = Rules.pokerkit()
         >>> r.raise_cap, r.big_blind_is_bet, r.short_all_in

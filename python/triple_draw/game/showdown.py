@@ -1,5 +1,5 @@
-"""The end of a hand (uncalled bets, showdown and pots; README: *Showdown*), a mixin of
-Hand.
+"""The end of a hand (uncalled bets, showdown and pots; rules: *Showdown*), as functions
+of a :class:`HandState`.
 
 The showdown is automatic: players show in the rules' order (the last bettor or raiser of
 round 4 first, else the first player left of the button, then clockwise). With the
@@ -9,141 +9,119 @@ for, a hand shown before him is strictly better - so mucking never changes who w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
 
 from triple_draw.game.cards import CARD_TEXT
-from triple_draw.game.phase import OVER
+from triple_draw.game import events as ev
+from triple_draw.game.phase import DONE, OVER
 from triple_draw.game.pots import make_pots, split_pot
 from triple_draw.game.result import HandResult, Pot, ShowdownEntry
+from triple_draw.game.state import HandState, PotRecord
 
-__all__ = ["ShowdownMixin"]
+__all__ = ["finish", "hand_result"]
 
 
-class ShowdownMixin:
-    if not TYPE_CHECKING:  # the attributes live in Hand.__slots__
-        __slots__ = ()
-
-    _n: int
-    _button: int
-    _live: list[bool]
-    _n_live: int
-    _hands: list[list[int]]
-    _stacks: list[int]
-    _total: list[int]
-    _start: tuple[int, ...]
-    _last_aggr: int
-    _log: list[tuple[Any, ...]]
-    _c: tuple[Any, ...]
-    _core: Any
-    _phase: int
-    _in_draw: bool
-    _actor: Any
-    _returned: tuple[int, int] | None
-    _pots: list[tuple[Any, ...]] | None
-    _showdown: list[tuple[int, bool]] | None
-    _cw: tuple[int, ...]
-    _result: HandResult | None
-
-    def _finish(self) -> None:
-        n = self._n
-        total = self._total
-        st = self._stacks
-        live = self._live
-        log = self._log
-        srt = sorted(total)
-        top = srt[-1]
-        if top != srt[-2]:  # the bet nobody matched goes back first
-            seat = total.index(top)
-            amount = top - srt[-2]
-            total[seat] = srt[-2]
-            st[seat] += amount
-            self._returned = (seat, amount)
-            log.append(("return", seat, amount, None))
-        self._phase = OVER
-        self._in_draw = False
-        self._actor = None
-        if self._n_live == 1:
-            # everyone else folded: the last player wins everything, no showdown
-            w = live.index(True)
-            amt = sum(total)
-            st[w] += amt
-            self._pots = [(amt, (w,), (w,), ((w, amt),))]
-            self._showdown = []
-            log.append(("win", w, amt, None))
-            return
-        first = self._last_aggr
-        if first < 0 or not live[first]:
-            first = -1
-            order = [j for j in self._cw if live[j]]
+def finish(st: HandState) -> None:
+    """The hand is over: the uncalled bet goes back, then the last player wins, or the
+    showdown decides each pot."""
+    n = st._n
+    total = st._total
+    stacks = st._stacks
+    live = st._live
+    log = st._log
+    srt = sorted(total)
+    top = srt[-1]
+    if top != srt[-2]:  # the bet nobody matched goes back first
+        seat = total.index(top)
+        amount = top - srt[-2]
+        total[seat] = srt[-2]
+        stacks[seat] += amount
+        st._returned = (seat, amount)
+        log.append((ev.RETURN, seat, amount, None))
+    st._phase = OVER
+    st._in_draw = False
+    st._actor = None
+    st._active = [DONE] * n  # nobody bets any more
+    st._n_active = 0
+    if st._n_live == 1:
+        # everyone else folded: the last player wins everything, no showdown
+        w = live.index(True)
+        amt = sum(total)
+        stacks[w] += amt
+        st._pots = [(amt, (w,), (w,), ((w, amt),))]
+        st._showdown = []
+        log.append((ev.WIN, w, amt, None))
+        return
+    first = st._last_aggr
+    if first is None or not live[first]:
+        order = [j for j in st._cw if live[j]]
+    else:
+        order = [j % n for j in range(first, first + n) if live[j % n]]
+    level = total[order[0]]
+    for j in order:
+        if total[j] != level:
+            pots = make_pots(total, live)
+            break
+    else:  # nobody all-in for less: one pot
+        pots = [(sum(total), tuple(sorted(order)))]
+    rank_ids = st._core.rank_ids
+    hands = st._hands
+    ranks = [0] * n
+    for j in order:
+        ranks[j] = rank_ids(hands[j])
+    muck = st._rc.muck_beaten_hands
+    showdown: list[tuple[int, bool]] = []
+    shown: list[int] = []
+    for j in order:
+        if muck and shown and _beaten(j, ranks, shown, pots):
+            showdown.append((j, False))
+            log.append((ev.MUCK, j, None, None))
         else:
-            order = [j % n for j in range(first, first + n) if live[j % n]]
-        level = total[first if first >= 0 else order[0]]
-        for j in order:
-            if total[j] != level:
-                pots = make_pots(total, live)
-                break
-        else:  # nobody all-in for less: one pot
-            pots = [(sum(total), tuple(sorted(order)))]
-        rank_ids = self._core.rank_ids
-        hands = self._hands
-        ranks = [0] * n
-        for j in order:
-            ranks[j] = rank_ids(hands[j])
-        muck = self._c[5]
-        showdown: list[tuple[int, bool]] = []
-        shown: list[int] = []
-        for j in order:
-            if muck and shown and _beaten(j, ranks, shown, pots):
-                showdown.append((j, False))
-                log.append(("muck", j, None, None))
-            else:
-                showdown.append((j, True))
-                shown.append(j)
-                log.append(("show", j, None, tuple(hands[j])))
-        button = self._button
-        done: list[tuple[Any, ...]] = []
-        for amt, elig in pots:
-            best = min([ranks[j] for j in elig])
-            winners = [j for j in elig if ranks[j] == best]
-            shares = split_pot(amt, winners, button, n)
-            for j, x in shares:
-                st[j] += x
-                log.append(("win", j, x, None))
-            done.append((amt, elig, tuple(winners), tuple(shares)))
-        self._pots = done
-        self._showdown = showdown
+            showdown.append((j, True))
+            shown.append(j)
+            log.append((ev.SHOW, j, None, tuple(hands[j])))
+    button = st._button
+    done: list[PotRecord] = []
+    for amt, elig in pots:
+        best = min([ranks[j] for j in elig])
+        winners = [j for j in elig if ranks[j] == best]
+        shares = split_pot(amt, winners, button, n)
+        for j, x in shares:
+            stacks[j] += x
+            log.append((ev.WIN, j, x, None))
+        done.append((amt, elig, tuple(winners), tuple(shares)))
+    st._pots = done
+    st._showdown = showdown
 
-    @property
-    def result(self) -> HandResult | None:
-        """The :class:`HandResult` once the hand is over, else ``None``."""
-        if self._pots is None:
-            return None
-        r = self._result
-        if r is None:
-            evaluate = self._core.evaluate
-            entries = []
-            for j, shown in self._showdown or ():
-                if shown:
-                    cards = self._hands[j]
-                    hr = evaluate(list(cards))
-                    entries.append(
-                        ShowdownEntry(j, True, tuple(CARD_TEXT[c] for c in cards), hr.rank, hr.name)
-                    )
-                else:
-                    entries.append(ShowdownEntry(j, False, None, None, None))
-            pots = tuple(
-                Pot(a, tuple(e), tuple(w), tuple(tuple(x) for x in sh))
-                for a, e, w, sh in self._pots
-            )
-            r = HandResult(
-                pots,
-                tuple(entries),
-                self._returned,
-                tuple(x - y for x, y in zip(self._stacks, self._start, strict=True)),
-                tuple(self._stacks),
-            )
-            self._result = r
-        return r
+
+def hand_result(st: HandState) -> HandResult | None:
+    """The :class:`HandResult` once the hand is over (built once), else ``None``."""
+    if st._pots is None:
+        return None
+    r = st._result
+    if r is None:
+        evaluate = st._core.evaluate
+        entries = []
+        for j, shown in st._showdown or ():
+            if shown:
+                cards = st._hands[j]
+                hr = evaluate(list(cards))
+                entries.append(
+                    ShowdownEntry(j, True, tuple(CARD_TEXT[c] for c in cards), hr.rank, hr.name)
+                )
+            else:
+                entries.append(ShowdownEntry(j, False, None, None, None))
+        pots = tuple(
+            Pot(a, tuple(e), tuple(w), tuple((j, x) for j, x in sh)) for a, e, w, sh in st._pots
+        )
+        r = HandResult(
+            pots,
+            tuple(entries),
+            st._returned,
+            tuple(x - y for x, y in zip(st._stacks, st._start, strict=True)),
+            tuple(st._stacks),
+        )
+        st._result = r
+    return r
 
 
 def _beaten(

@@ -30,7 +30,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from triple_draw.errors import ArgumentError, IllegalActionError, SchemaError
+from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError, SchemaError
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
 
@@ -101,7 +101,7 @@ class Table:
         missed_blinds: str = "post",
     ) -> None:
         if type(rules) is not Rules:
-            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+            raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
         _check_options(button_rule, new_players, missed_blinds, ArgumentError)
         self.rules = rules
         self.button_rule = button_rule
@@ -109,8 +109,8 @@ class Table:
         self.missed_blinds = missed_blinds
         m = rules.max_players
         seats: list[int | None] = [None] * m
-        if not isinstance(stacks, (Mapping, Sequence)) or isinstance(stacks, (str, bytes)):
-            raise ArgumentError(f"stacks must be a list or a dict, got {type(stacks).__name__}")
+        if not isinstance(stacks, (Sequence, Mapping)) or isinstance(stacks, (str, bytes)):
+            raise ArgumentTypeError(f"stacks must be a list or a dict of stacks, got {stacks!r}")
         items = stacks.items() if isinstance(stacks, Mapping) else enumerate(stacks)
         for seat, stack in items:
             if type(seat) is not int or not 0 <= seat < m:

@@ -17,22 +17,27 @@ mutates a view cannot change the next one.
 from __future__ import annotations
 
 from threading import Lock
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from triple_draw.game import events as ev
+from triple_draw.game.betting import betting_choices
 from triple_draw.game.cards import CARD_TEXT
+from triple_draw.game.events import LogEntry
 from triple_draw.game.phase import BET, OVER, PHASES
+from triple_draw.game.showdown import hand_result
+from triple_draw.game.state import HandState
 from triple_draw.schema import VIEW_VERSION
 
-__all__ = ["ViewMixin"]
+__all__ = ["ViewCache", "build_view"]
 
 # events whose cards are private: the view keeps only how many there were
-_COUNT_ONLY = frozenset(("deal", "discard", "draw"))
+_COUNT_ONLY = frozenset((ev.DEAL, ev.DISCARD, ev.DRAW))
 _STAKES = ("small_blind", "big_blind", "small_bet", "big_bet", "ante")
 _DISCARD_PHASE = {"kind": "discard", "max_cards": 5}
 _copy = dict.copy
 
 
-class _ViewCache:
+class ViewCache:
     """The public history of one hand as JSON-ready entries, built incrementally.
 
     ``log`` is the hand's log list this cache was built from and ``pos`` how many of its
@@ -46,16 +51,15 @@ class _ViewCache:
         "lock",
         "log",
         "nested",
-        "order",
         "pos",
         "rules",
         "seats",
         "stakes",
     )
 
-    def __init__(self, h: Any) -> None:
+    def __init__(self, h: HandState) -> None:
         n = h._n
-        self.log: list[tuple[Any, ...]] = h._log
+        self.log: list[LogEntry] = h._log
         self.pos = 0
         #: the public history entries (never handed out: views get copies)
         self.history: list[dict[str, Any]] = []
@@ -65,8 +69,6 @@ class _ViewCache:
         #: draws[seat]: cards drawn at each draw so far
         self.draws: list[list[int]] = [[] for _ in range(n)]
         self.seats = range(n)
-        #: seats in dealing order (to split the compact ``deal_all`` log entry)
-        self.order = h._deal_order()
         self.rules = rules = h.rules
         self.stakes = {k: getattr(rules, k) for k in _STAKES}
         #: held while converting, so that views read from several threads at once never
@@ -81,21 +83,15 @@ class _ViewCache:
         append = history.append
         for i in range(self.pos, end):
             kind, who, amount, cards = log[i]
-            if kind == "deal_all":  # one "deal" per seat, as in ``expand_log``
-                order = self.order
-                n = len(order)
-                for p, seat in enumerate(order):
-                    append({"kind": "deal", "seat": seat, "count": len(cards[p::n])})
-                continue
             e: dict[str, Any] = {"kind": kind}
-            if who is not None and who >= 0:
+            if who is not None:
                 e["seat"] = who
             if amount is not None:
                 e["amount"] = amount
             if cards is not None:
                 if kind in _COUNT_ONLY:
                     e["count"] = len(cards)
-                    if kind == "discard" and who in self.seats:
+                    if kind == ev.DISCARD and who is not None:
                         self.draws[who].append(len(cards))
                 else:  # "show": public
                     e["cards"] = [CARD_TEXT[c] for c in cards]
@@ -104,118 +100,86 @@ class _ViewCache:
         self.pos = end
 
 
-class ViewMixin:
-    if TYPE_CHECKING:
-        _view_cache: _ViewCache
-    else:
-        # The one attribute of the view cache; it is left unset until the first view().
-        # It lives here rather than in ``Hand.__slots__`` on purpose: ``Hand.copy()``
-        # copies exactly ``Hand.__slots__`` and ``from_dict`` sets them one by one, so a
-        # copy or a restored hand starts without a cache and never shares one.
-        __slots__ = ("_view_cache",)
-
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` is allowed to know, as plain JSON-ready data.
-
-        Each call returns new containers: changing a returned view does not affect the
-        hand or any later view."""
-        h: Any = self
-        n = h._n
-        if type(seat) is not int or not 0 <= seat < n:
-            raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
-        log = h._log
-        try:
-            vc = h._view_cache
-        except AttributeError:
-            vc = h._view_cache = _ViewCache(h)
-        else:
-            if vc.log is not log or vc.pos > len(log) or vc.rules is not h.rules:
-                vc = h._view_cache = _ViewCache(h)
-        if vc.pos != len(log):
-            with vc.lock:
-                vc.update()
-        history = list(map(_copy, vc.history))
-        for i in vc.nested:
-            e = history[i]
-            e["cards"] = e["cards"][:]
-        phase = h._phase
-        live = h._live
-        stacks = h._stacks
-        total = h._total
-        hands = h._hands
-        draws = vc.draws
-        betting = phase == BET
-        bet = h._bet if betting else [0] * n
-        not_over = phase != OVER
-        shown: dict[int, list[str]] = {}
-        for j, is_shown in h._showdown or ():
-            if is_shown:
-                shown[j] = [CARD_TEXT[c] for c in hands[j]]
-        players = [
-            {
-                "seat": j,
-                "stack": stacks[j],
-                "bet": bet[j],
-                "committed": total[j],
-                "folded": not live[j],
-                "all_in": live[j] and stacks[j] == 0 and not_over,
-                "cards": len(hands[j]) if live[j] else 0,
-                "draws": draws[j][:],
-                "shown": shown.get(j),
-            }
-            for j in range(n)
-        ]
-        actor = h._actor
-        if actor != seat:
-            legal: list[dict[str, Any]] = []
-        elif betting:
-            legal = _betting_actions(h, seat)
-        else:
-            legal = [_DISCARD_PHASE.copy()]
-        d: dict[str, Any] = {
-            "schema_version": VIEW_VERSION,
-            "seat": seat,
-            "n_players": n,
-            "button": h._button,
-            "small_blind_seat": h._sb,
-            "big_blind_seat": h._bb,
-            "stakes": vc.stakes.copy(),
-            "phase": PHASES[phase],
-            "street": h._street,
-            "actor": actor,
-            "pot": sum(total),
-            "bet_level": h._level if betting else 0,
-            "hole_cards": [CARD_TEXT[c] for c in hands[seat]] if live[seat] else [],
-            "players": players,
-            "history": history,
-            "legal_actions": legal,
-            "result": None,
+def build_view(h: HandState, vc: ViewCache, seat: int) -> dict[str, Any]:
+    """The view of ``seat`` (``Hand.view``), with ``vc`` the hand's cache (up to date or
+    not: it converts what the log gained since)."""
+    n = h._n
+    if type(seat) is not int or not 0 <= seat < n:
+        raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
+    log = h._log
+    if vc.pos != len(log):
+        with vc.lock:
+            vc.update()
+    history = list(map(_copy, vc.history))
+    for i in vc.nested:
+        e = history[i]
+        e["cards"] = e["cards"][:]
+    phase = h._phase
+    live = h._live
+    stacks = h._stacks
+    total = h._total
+    hands = h._hands
+    draws = vc.draws
+    betting = phase == BET
+    bet = h._bet if betting else [0] * n
+    not_over = phase != OVER
+    shown: dict[int, list[str]] = {}
+    for j, is_shown in h._showdown or ():
+        if is_shown:
+            shown[j] = [CARD_TEXT[c] for c in hands[j]]
+    players = [
+        {
+            "seat": j,
+            "stack": stacks[j],
+            "bet": bet[j],
+            "committed": total[j],
+            "folded": not live[j],
+            "all_in": live[j] and stacks[j] == 0 and not_over,
+            "cards": len(hands[j]) if live[j] else 0,
+            "draws": draws[j][:],
+            "shown": shown.get(j),
         }
-        res = h.result
-        if res is not None:
-            d["result"] = {
-                "pots": [p.to_dict() for p in res.pots],
-                "showdown": [e.to_dict() for e in res.showdown],
-                "returned": None if res.returned is None else list(res.returned),
-                "net": list(res.net),
-            }
-        return d
-
-
-def _betting_actions(h: Any, s: int) -> list[dict[str, Any]]:
-    """``[a.to_dict() for a in h.legal_actions()]`` for the actor ``s`` of a betting
-    round, without building the Action objects (the same logic as
-    :meth:`Hand.legal_actions`)."""
-    out: list[dict[str, Any]] = [{"kind": "fold"}]
-    mine = h._bet[s]
-    level = h._level
-    owe = level - mine
-    if owe > 0:
-        x = h._stacks[s]
-        out.append({"kind": "call", "amount": mine + (owe if owe < x else x)})
+        for j in range(n)
+    ]
+    actor = h._actor
+    if actor != seat:
+        legal: list[dict[str, Any]] = []
+    elif betting:
+        legal = _betting_actions(h, seat)
     else:
-        out.append({"kind": "check"})
-    amount = h.bet_or_raise_amount()
-    if amount is not None:
-        out.append({"kind": "bet" if level == 0 else "raise", "amount": amount})
-    return out
+        legal = [_DISCARD_PHASE.copy()]
+    d: dict[str, Any] = {
+        "schema_version": VIEW_VERSION,
+        "seat": seat,
+        "n_players": n,
+        "button": h._button,
+        "small_blind_seat": h._sb,
+        "big_blind_seat": h._bb,
+        "stakes": vc.stakes.copy(),
+        "phase": PHASES[phase],
+        "street": h._street,
+        "actor": actor,
+        "pot": sum(total),
+        "bet_level": h._level if betting else 0,
+        "hole_cards": [CARD_TEXT[c] for c in hands[seat]] if live[seat] else [],
+        "players": players,
+        "history": history,
+        "legal_actions": legal,
+        "result": None,
+    }
+    res = hand_result(h)
+    if res is not None:
+        d["result"] = {
+            "pots": [p.to_dict() for p in res.pots],
+            "showdown": [e.to_dict() for e in res.showdown],
+            "returned": None if res.returned is None else list(res.returned),
+            "net": list(res.net),
+        }
+    return d
+
+
+def _betting_actions(h: HandState, s: int) -> list[dict[str, Any]]:
+    """The actor's legal betting actions as dicts (:func:`betting_choices`)."""
+    return [
+        {"kind": k} if a is None else {"kind": k, "amount": a} for k, a in betting_choices(h, s)
+    ]

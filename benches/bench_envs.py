@@ -1,0 +1,158 @@
+"""Benchmark of the learning environments under uniformly random legal actions.
+
+- batched env (``triple_draw.envs.vector``): 256 hands per batch, actions drawn uniformly
+  among each row's legal actions with numpy (``sample_actions``); an agent step is one
+  hand's decision, so a batch step is 256 agent steps. Target: >= 100,000 agent steps/s on
+  one core.
+- PettingZoo AEC env (``triple_draw_v0.env()``, with PettingZoo's wrappers): the usual
+  ``agent_iter()`` / ``last()`` / ``step()`` loop, a uniformly random action among the
+  ones the mask allows (``env.step(None)`` for finished agents counts as a step, as
+  PettingZoo counts it). Target: >= 30,000 steps/s.
+- OpenSpiel game: random playouts (chance nodes included), for scale.
+
+The policy is inside the timing. ``python benches/bench_envs.py`` prints the best of 5
+runs as wall-clock and CPU time (which a busy shared machine disturbs less), with the
+engine's own fast path (``bench_game``) measured in the same run for comparison.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium", minversion="1.1")
+
+from triple_draw.envs.vector import TripleDrawVectorEnv
+
+BATCH = 256
+
+
+def run_vector(n_players: int, batch_steps: int, num_envs: int = BATCH, seed: int = 0) -> int:
+    """Step a batched env ``batch_steps`` times; returns the agent steps taken."""
+    env = TripleDrawVectorEnv(num_envs=num_envs, num_players=n_players)
+    rng = np.random.default_rng(seed)
+    _obs, info = env.reset(seed=seed)
+    sample = env.sample_actions
+    for _ in range(batch_steps):
+        _obs, _r, _term, _trunc, info = env.step(sample(info["action_mask"], rng))
+    return batch_steps * num_envs
+
+
+def run_aec(n_players: int, steps: int, seed: int = 0) -> int:
+    """Run the wrapped PettingZoo env for ``steps`` steps; returns the steps taken."""
+    from triple_draw.envs import triple_draw_v0
+
+    env = triple_draw_v0.env(num_players=n_players)
+    rnd = random.Random(seed)
+    env.reset(seed=seed)
+    done = 0
+    while done < steps:
+        for _agent in env.agent_iter():
+            obs, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+            else:
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[rnd.randrange(len(legal))]))
+            done += 1
+        env.reset()
+    return done
+
+
+def run_openspiel(n_players: int, games: int, seed: int = 0) -> int:
+    """Random playouts of the OpenSpiel game; returns the actions applied."""
+    import pyspiel
+
+    import triple_draw.envs.openspiel  # noqa: F401 - registers the game
+
+    game = pyspiel.load_game("python_triple_draw", {"players": n_players})
+    rnd = random.Random(seed)
+    actions = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rnd.randrange(len(legal))])
+            actions += 1
+    return actions
+
+
+def _rate(benchmark, key: str, count: int) -> None:  # type: ignore[no-untyped-def]
+    if benchmark.stats:  # None under --benchmark-disable
+        benchmark.extra_info[key] = round(count / benchmark.stats.stats.min)
+
+
+@pytest.mark.parametrize("n_players", [2, 6])
+def test_bench_vector_env_random_actions(benchmark, n_players: int) -> None:
+    steps = benchmark.pedantic(run_vector, args=(n_players, 40), rounds=5, iterations=1)
+    _rate(benchmark, "agent_steps_per_second", steps)
+
+
+@pytest.mark.parametrize("n_players", [2, 6])
+def test_bench_pettingzoo_aec_random_actions(benchmark, n_players: int) -> None:
+    pytest.importorskip("pettingzoo")
+    steps = benchmark.pedantic(run_aec, args=(n_players, 5000), rounds=5, iterations=1)
+    _rate(benchmark, "steps_per_second", steps)
+
+
+def test_bench_openspiel_random_playouts(benchmark) -> None:
+    pytest.importorskip("pyspiel")
+    actions = benchmark.pedantic(run_openspiel, args=(2, 20), rounds=3, iterations=1)
+    _rate(benchmark, "actions_per_second", actions)
+
+
+def _best(fn, *args) -> tuple[float, float, int]:  # type: ignore[no-untyped-def]
+    fn(*args)  # warm up
+    wall = cpu = float("inf")
+    count = 0
+    for _ in range(5):
+        t, c = time.perf_counter(), time.process_time()
+        count = fn(*args)
+        wall = min(wall, time.perf_counter() - t)
+        cpu = min(cpu, time.process_time() - c)
+    return count / wall, count / cpu, count
+
+
+def main() -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_game import play_hands
+
+    from triple_draw.game import Rules
+
+    rows = []
+    w, c, decisions = _best(play_hands, Rules(), 2000)
+    rows.append(
+        (
+            "engine fast path, 6-max hands (bench_game)",
+            "hands/s",
+            w / decisions * 2000,
+            c / decisions * 2000,
+        )
+    )
+    rows.append(("  the same, as decisions", "decisions/s", w, c))
+    for n in (2, 6):
+        w, c, _ = _best(run_vector, n, 100)
+        rows.append((f"batched env, {n} players, 256 hands", "agent steps/s", w, c))
+    for n in (2, 6):
+        w, c, _ = _best(run_aec, n, 20000)
+        rows.append((f"PettingZoo AEC env(), {n} players", "steps/s", w, c))
+    try:
+        w, c, _ = _best(run_openspiel, 2, 30)
+        rows.append(("OpenSpiel game, 2 players, random playouts", "actions/s", w, c))
+    except ImportError:  # pragma: no cover - without open-spiel
+        pass
+    for name, unit, wall, cpu in rows:
+        print(f"{name:48s} {wall:>10,.0f} {unit} wall {cpu:>10,.0f} {unit} CPU")
+
+
+if __name__ == "__main__":
+    main()

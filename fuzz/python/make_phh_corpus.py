@@ -1,0 +1,71 @@
+"""Write the seed corpus of the PHH fuzz target (``fuzz/corpus/phh/``).
+
+A few small hands that between them use every part of the format: a hand won at once, a
+showdown, a draw left unfinished, antes, a player's view with ``??`` cards and reshuffles,
+a PokerKit-style hand with no triple_draw fields, and a ``.phhs`` file of two hands.
+
+    python fuzz/python/make_phh_corpus.py
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import tomli_w
+
+from triple_draw import Hand, Rules, phh
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+OUT = Path(__file__).resolve().parent.parent / "corpus" / "phh"
+
+
+def play(hand: Hand, rng: random.Random, steps: int | None = None, heavy: float = 0.3) -> Hand:
+    k = 0
+    while hand.actor is not None and (steps is None or k < steps):
+        acts = hand.legal_actions()
+        if hand.in_draw:
+            a = acts[-1] if rng.random() < heavy else rng.choice(acts)
+        else:
+            a = rng.choices(acts, [1 if x.kind == "fold" else 6 for x in acts])[0]
+        hand.apply(a)
+        k += 1
+    return hand
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    files = {}
+    h = Hand(Rules(), [100, 100, 100], button=2, seed=3)
+    h.fold()
+    h.fold()
+    files["won-at-once.phh"] = phh.dumps(h)
+    showdown = play(Hand(Rules(), [200, 200, 200, 200], button=1, seed=7), random.Random(7))
+    files["showdown.phh"] = phh.dumps(showdown, event="Club night", hand=1)
+    files["in-progress.phh"] = phh.dumps(
+        play(Hand(Rules.online(), [60, 60, 60], seed=11), random.Random(11), steps=9)
+    )
+    files["antes.phh"] = phh.dumps(
+        play(Hand(Rules(ante=1), [9, 40, 1000], seed=5), random.Random(5))
+    )
+    big = play(
+        Hand(Rules(max_players=8, reshuffle="pokerstars"), [1000] * 8, button=3, seed=2),
+        random.Random(2),
+        heavy=0.7,
+    )
+    files["view-reshuffles.phh"] = phh.dumps(big, viewer=4)
+    doc = tomllib.loads(phh.dumps(showdown))
+    del doc["seats"], doc[phh.RULES_FIELD]
+    files["pokerkit-style.phh"] = tomli_w.dumps(doc)
+    files["two-hands.phhs"] = phh.dumps_all([h, showdown])
+    for name, text in files.items():
+        (OUT / name).write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

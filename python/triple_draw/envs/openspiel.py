@@ -1,0 +1,667 @@
+"""Deuce-to-Seven Triple Draw as an OpenSpiel game (optional extra ``triple_draw[openspiel]``).
+
+Importing this module registers ``python_triple_draw`` with ``pyspiel``:
+
+>>> import pyspiel
+>>> import triple_draw.envs.openspiel
+>>> game = pyspiel.load_game("python_triple_draw", {"players": 2, "stacks": 20})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 52)
+>>> game.num_distinct_actions(), game.max_chance_outcomes()
+(35, 52)
+
+The engine plays the hand: every betting action, draw, reshuffle, showdown and payout is
+:class:`~triple_draw.game.hand.Hand`'s; this module only turns its cards into chance
+nodes and its decisions into OpenSpiel actions.
+
+- **Parameters** (all optional): ``players`` (2..8), ``stacks`` (every seat's stack,
+  default 100) or ``seat_stacks`` (one stack per seat separated by spaces, e.g.
+  ``"50 100 200"``), ``button`` (the button's seat, default 0),
+  the stakes and options of :class:`~triple_draw.game.rules.Rules` under their own names
+  (``small_blind``, ``big_blind``, ``small_bet``, ``big_bet``, ``ante``, ``raise_cap``,
+  ``big_blind_is_bet``, ``heads_up_uncapped``, ``short_all_in``, ``draw_procedure``,
+  ``reshuffle``, ``muck_beaten_hands``) and one reduction, ``num_draws``.
+- **Reduction** ``num_draws`` (1..3, default 3 = the real game): a smaller game for
+  solvers, not a rule. With ``num_draws = k`` the hand is decided after the betting round
+  that follows draw ``k``: the engine still plays the remaining draws and rounds, every
+  player standing pat and checking automatically (no decision, no chance node), so the
+  showdown and payout are the engine's.
+- **Chance nodes**: the deal, one card at a time in dealing order (outcomes: every card
+  not yet dealt), and each replacement card, one at a time, right after the player
+  declares his discard (outcomes: ``Hand.receivable``: the stub, or - when it runs out -
+  the new stub the reshuffle rule forms). All outcomes of a node are equally likely, as
+  they are in a shuffled deck. Under declare-then-deal a player's replacements are
+  chosen when he declares, before the next player declares: nobody sees them earlier, so
+  nothing a player may know changes.
+- **Actions** (35, :mod:`triple_draw.envs.encoding`): 0 fold, 1 check/call, 2 bet/raise,
+  3 + m discard (bit i of m throws the i-th lowest card). Chance outcomes are card ids.
+- **Returns**: the chips each seat won or lost (``hand.result.net``), zero-sum.
+- **Observations**: the observation tensor is the vector of
+  :mod:`triple_draw.envs.encoding` (what ``hand.view(seat)`` holds plus the seat's own
+  discards); the observation string says the same in words. The information state
+  (perfect recall) adds the sequence of every decision as the seat saw it (other
+  players' discards as counts only) and the seat's own cards after the deal and each
+  draw. Neither ever holds another seat's cards or discards, nor the stub.
+- **Serialisation**: OpenSpiel's (the history of actions): every card comes from a
+  chance outcome, so replaying the history rebuilds the state exactly.
+- :meth:`TripleDrawState.resample_from_infostate` deals the unseen cards anew
+  consistently with what the player saw (for ISMCTS).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+
+try:
+    import pyspiel
+except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
+    raise ImportError(
+        "triple_draw.envs.openspiel needs OpenSpiel: pip install 'triple_draw[openspiel]'"
+    ) from e
+
+from triple_draw.envs import encoding as enc
+from triple_draw.errors import ArgumentError, IllegalActionError, TripleDrawError
+from triple_draw.game.cards import CARD_TEXT
+from triple_draw.game.hand import Hand
+from triple_draw.game.rules import Rules
+
+__all__ = [
+    "DEFAULT_PARAMS",
+    "TripleDrawGame",
+    "TripleDrawObserver",
+    "TripleDrawState",
+    "bot_action",
+]
+
+#: Every game parameter and its default.
+DEFAULT_PARAMS: dict[str, Any] = {
+    "players": 2,
+    "stacks": 100,
+    "seat_stacks": "",
+    "button": 0,
+    "small_blind": 1,
+    "big_blind": 2,
+    "small_bet": 2,
+    "big_bet": 4,
+    "ante": 0,
+    "raise_cap": 3,
+    "big_blind_is_bet": True,
+    "heads_up_uncapped": False,
+    "short_all_in": "half-bet",
+    "draw_procedure": "declare-then-deal",
+    "reshuffle": "served-discards",
+    "muck_beaten_hands": False,
+    "num_draws": 3,
+}
+_RULE_KEYS = (
+    "small_blind",
+    "big_blind",
+    "small_bet",
+    "big_bet",
+    "ante",
+    "raise_cap",
+    "big_blind_is_bet",
+    "heads_up_uncapped",
+    "short_all_in",
+    "draw_procedure",
+    "reshuffle",
+    "muck_beaten_hands",
+)
+_BET_WORDS = ("f", "c", "r")
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_triple_draw",
+    long_name="Python Deuce-to-Seven Triple Draw (triple_draw)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=8,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+
+def _parse(params: dict[str, Any]) -> tuple[Rules, int, tuple[int, ...], int, int]:
+    unknown = sorted(set(params) - set(DEFAULT_PARAMS))
+    if unknown:
+        raise ArgumentError(f"unknown python_triple_draw parameter(s): {unknown}")
+    p = {**DEFAULT_PARAMS, **params}
+    n = p["players"]
+    if type(n) is not int or not 2 <= n <= 8:
+        raise ArgumentError(f"players must be 2..8, got {n!r}")
+    rules = Rules(max_players=max(6, n), **{k: p[k] for k in _RULE_KEYS})
+    if p["seat_stacks"]:
+        try:
+            stacks = tuple(int(x) for x in str(p["seat_stacks"]).split())
+        except ValueError:
+            raise ArgumentError(
+                f"seat_stacks must be ints separated by spaces, got {p['seat_stacks']!r}"
+            ) from None
+        if len(stacks) != n or min(stacks) <= 0:
+            raise ArgumentError(f"seat_stacks must hold {n} stacks > 0, got {p['seat_stacks']!r}")
+    else:
+        if type(p["stacks"]) is not int or p["stacks"] <= 0:
+            raise ArgumentError(f"stacks must be an int > 0, got {p['stacks']!r}")
+        stacks = (p["stacks"],) * n
+    button = p["button"]
+    if type(button) is not int or not 0 <= button < n:
+        raise ArgumentError(f"button must be a seat 0..{n - 1}, got {button!r}")
+    k = p["num_draws"]
+    if type(k) is not int or not 1 <= k <= 3:
+        raise ArgumentError(f"num_draws must be 1..3, got {k!r}")
+    return rules, n, stacks, button, k
+
+
+def _max_bets(rules: Rules, n: int, stacks: tuple[int, ...]) -> int:
+    """An upper bound on the bets and raises of one betting round: the full ones (at most
+    ``raise_cap + 1``, or as many as the chips allow when uncapped: each adds at least
+    half a unit) and the short all-ins (one per player)."""
+    by_chips = 2 * sum(stacks) // rules.small_bet + n + 1
+    return by_chips if rules.heads_up_uncapped else min(rules.raise_cap + 1 + n, by_chips)
+
+
+class TripleDrawGame(pyspiel.Game):  # type: ignore[misc]
+    """The game ``python_triple_draw`` (see the module docs for its parameters)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        rules, n, stacks, button, k = _parse(params)
+        self.rules = rules
+        self.n = n
+        self.stacks = stacks
+        self.button = button
+        self.num_draws = k
+        #: an upper bound on the decisions of one hand: four betting rounds (each seat
+        #: acts once, and each bet or raise is answered at most once by every other seat),
+        #: three draws
+        self.max_decisions = 4 * n * (_max_bets(rules, n, stacks) + 2) + 3 * n
+        chance = 5 * n + 3 * 5 * n
+        total = sum(stacks)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=enc.N_ACTIONS,
+            max_chance_outcomes=52,
+            num_players=n,
+            min_utility=float(-max(stacks)),
+            max_utility=float(total - min(stacks)),
+            utility_sum=0.0,
+            max_game_length=self.max_decisions + chance,
+        )
+        full = {**DEFAULT_PARAMS, **params}
+        super().__init__(_GAME_TYPE, info, full)
+        self.key = tuple(sorted(full.items()))
+        _GAMES.setdefault(self.key, self)
+        self.deal_order = tuple((self._template().small_blind_seat + p) % n for p in range(n))
+
+    def _template(self) -> Hand:
+        """A hand of this game before any card is seen: its public state is the state of
+        the table during the deal."""
+        return Hand(self.rules, list(self.stacks), self.button, 0)
+
+    def new_initial_state(self) -> TripleDrawState:
+        return TripleDrawState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> TripleDrawObserver:
+        return TripleDrawObserver(self, iig_obs_type, params)
+
+
+_GAMES: dict[tuple[tuple[str, Any], ...], TripleDrawGame] = {}
+#: hands of states being cloned: OpenSpiel clones a Python state by pickling its
+#: attributes, and a hand pickles as a validated document (slow); within one process a
+#: clone takes a copy of the hand from here instead (bounded; a missing entry, as in
+#: another process, is rebuilt by replaying the state's actions)
+_CLONES: OrderedDict[int, Hand] = OrderedDict()
+_CLONES_MAX = 4096
+_next_token = itertools.count()
+
+
+def _game_for(key: tuple[tuple[str, Any], ...]) -> TripleDrawGame:
+    g = _GAMES.get(key)
+    return TripleDrawGame(dict(key)) if g is None else g
+
+
+class _GameRef:
+    """The game of a state, pickled as its parameters."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: TripleDrawGame) -> None:
+        self.game = game
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_game_ref, (self.game.key,))
+
+
+def _game_ref(key: tuple[tuple[str, Any], ...]) -> _GameRef:
+    return _GameRef(_game_for(key))
+
+
+class _HandRef:
+    """The engine hand of a state (see ``_CLONES``); ``actions`` is the state's list of
+    applied actions, to rebuild the hand where no copy is at hand."""
+
+    __slots__ = ("actions", "hand", "key")
+
+    def __init__(self, hand: Hand | None, key: Any, actions: list[int]) -> None:
+        self.hand = hand
+        self.key = key
+        self.actions = actions
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.hand is None:
+            return (_HandRef, (None, self.key, self.actions))
+        token = next(_next_token)
+        _CLONES[token] = self.hand.copy()
+        if len(_CLONES) > _CLONES_MAX:
+            _CLONES.popitem(last=False)
+        return (_hand_ref, (token, os.getpid(), self.key, self.actions))
+
+
+def _hand_ref(token: int, pid: int, key: Any, actions: list[int]) -> _HandRef:
+    h = _CLONES.get(token) if pid == os.getpid() else None
+    if h is not None:
+        return _HandRef(h.copy(), key, actions)
+    st = TripleDrawState(_game_for(key))
+    for a in actions:
+        st._apply_action(a)
+    return _HandRef(st.hand, key, actions)
+
+
+class _DealPublic:
+    """The public state of the table while the cards are dealt (blinds posted, nobody to
+    act yet), with the names :func:`encoding.features` reads."""
+
+    def __init__(self, template: Hand) -> None:
+        self.phase = "bet"
+        self.n_players = template.n_players
+        self.actor = None
+        self.street = 0
+        self.button = template.button
+        self.folded = template.folded
+        self.stacks = template.stacks
+        self.committed = template.committed
+        self.bets = template.bets
+        self.bet_level = template.bet_level
+        self.raises = template.raises
+
+
+class TripleDrawState(pyspiel.State):  # type: ignore[misc]
+    """A state of ``python_triple_draw``: the dealt cards while dealing, then the engine's
+    :class:`Hand` (``state.hand``)."""
+
+    def __init__(self, game: TripleDrawGame) -> None:
+        super().__init__(game)
+        self._gr = _GameRef(game)
+        n = game.n
+        self._dealt: list[int] = []
+        self._actions: list[int] = []
+        self._hr = _HandRef(None, game.key, self._actions)
+        #: (seat, discarded cards, replacements dealt so far) while replacements are dealt
+        self._pending: tuple[int, tuple[int, ...], list[int]] | None = None
+        #: (seat, public token, private token) per decision and card, in order
+        self._events: list[tuple[int, str, str]] = []
+        self._discards: list[list[int]] = [[] for _ in range(n)]
+        self._draws: list[list[int]] = [[] for _ in range(n)]
+        #: each seat's cards after the deal and after each of his draws
+        self._held: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
+
+    @property
+    def _g(self) -> TripleDrawGame:
+        return self._gr.game
+
+    @property
+    def hand(self) -> Hand | None:
+        """The engine's hand once the cards are dealt (read it; do not drive it)."""
+        return self._hr.hand
+
+    # -- the game tree -----------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        h = self.hand
+        if h is None or self._pending is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if h.actor is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(h.actor)
+
+    def is_terminal(self) -> bool:
+        return self.hand is not None and self.hand.actor is None
+
+    def _legal_actions(self, player: int) -> list[int]:
+        h = self.hand
+        if h is None or self._pending is not None or h.actor != player:
+            return []
+        return np.flatnonzero(enc.action_mask(h)).tolist()  # type: ignore[no-any-return]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        outs = self._chance_cards()
+        p = 1.0 / len(outs)
+        return [(c, p) for c in outs]
+
+    def _chance_cards(self) -> list[int]:
+        if self.hand is None:
+            dealt = set(self._dealt)
+            return [c for c in range(52) if c not in dealt]
+        if self._pending is None:
+            return []
+        _s, cards, got = self._pending
+        return sorted(self.hand.receivable(cards, got))
+
+    def _apply_action(self, action: int) -> None:
+        a = int(action)
+        self._apply(a)
+        self._actions.append(a)
+
+    def _apply(self, a: int) -> None:
+        g = self._g
+        n = g.n
+        if self.hand is None:  # the deal
+            if a not in self._chance_cards():
+                raise IllegalActionError(f"card {a} cannot be dealt now")
+            seat = g.deal_order[len(self._dealt) % n]
+            self._dealt.append(a)
+            self._events.append((seat, "d", "d" + CARD_TEXT[a]))
+            if len(self._dealt) == 5 * n:
+                hole: list[list[int]] = [[] for _ in range(n)]
+                for i, c in enumerate(self._dealt):
+                    hole[g.deal_order[i % n]].append(c)
+                self._hr.hand = Hand(g.rules, list(g.stacks), g.button, 0, hole_cards=hole)
+                for s in range(n):
+                    self._held[s].append(tuple(sorted(hole[s])))
+                self._auto()
+            return
+        h = self.hand
+        if self._pending is not None:  # a replacement card
+            seat, cards, got = self._pending
+            if a not in self._chance_cards():
+                raise IllegalActionError(f"seat {seat} cannot receive card {a} now")
+            got.append(a)
+            self._events.append((seat, "+", "+" + CARD_TEXT[a]))
+            if len(got) == len(cards):
+                h.discard(cards, receive=got)
+                self._pending = None
+                self._held[seat].append(tuple(sorted(h.hole_ids(seat))))
+                self._auto()
+            return
+        seat = h.actor
+        if a >= enc.DISCARD_OFFSET:
+            if not h.in_draw:
+                raise IllegalActionError(f"illegal action {a}: seat {seat} is betting")
+            cards = enc.discard_cards(h.hole_ids(seat), a - enc.DISCARD_OFFSET)
+            self._discards[seat].extend(cards)
+            self._draws[seat].append(len(cards))
+            self._events.append(
+                (seat, f"x{len(cards)}", "x" + "".join(CARD_TEXT[c] for c in cards))
+            )
+            if cards:
+                self._pending = (seat, cards, [])
+            else:
+                h.discard(())
+                self._held[seat].append(tuple(sorted(h.hole_ids(seat))))
+                self._auto()
+            return
+        enc.apply(h, a)
+        self._events.append((seat, _BET_WORDS[a], _BET_WORDS[a]))
+        self._auto()
+
+    def _auto(self) -> None:
+        """The ``num_draws`` reduction: past its last draw's betting round every player
+        stands pat and checks."""
+        h = self.hand
+        assert h is not None
+        k = self._g.num_draws
+        if k == 3:
+            return
+        while h.actor is not None and h.street >= k:
+            s = h.actor
+            if h.in_draw:
+                h.discard(())
+                self._draws[s].append(0)
+            elif h.street > k:
+                h.check_or_call()  # nobody bets in these rounds: always a check
+            else:
+                break
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        a = int(action)
+        if player == pyspiel.PlayerId.CHANCE:
+            return CARD_TEXT[a] if 0 <= a < 52 else f"card {a}"
+        if a == enc.FOLD:
+            return "fold"
+        if a == enc.CHECK_CALL:
+            return "check/call"
+        if a == enc.BET_RAISE:
+            return "bet/raise"
+        h = self.hand
+        m = a - enc.DISCARD_OFFSET
+        if m == 0:
+            return "stand pat"
+        if h is not None and h.actor == player and h.in_draw and self._pending is None:
+            return "discard " + " ".join(
+                CARD_TEXT[c] for c in enc.discard_cards(h.hole_ids(player), m)
+            )
+        return "discard cards " + ",".join(str(i + 1) for i in range(5) if m >> i & 1)
+
+    def returns(self) -> list[float]:
+        h = self.hand
+        if h is None or h.actor is not None:
+            return [0.0] * self._g.n
+        res = h.result
+        assert res is not None
+        return [float(x) for x in res.net]
+
+    def __str__(self) -> str:
+        h = self.hand
+        if h is None:
+            return "dealing: " + " ".join(CARD_TEXT[c] for c in self._dealt)
+        cards = " | ".join(
+            " ".join(CARD_TEXT[c] for c in sorted(h.hole_ids(s))) for s in range(self._g.n)
+        )
+        return f"{h!r} [{cards}]"
+
+    # -- what a seat knows -------------------------------------------------------------------
+
+    def _public(self) -> Any:
+        return self.hand if self.hand is not None else _DealPublic(self._g._template())
+
+    def _own_cards(self, seat: int) -> list[int]:
+        h = self.hand
+        if h is None:
+            return [
+                c for i, c in enumerate(self._dealt) if self._g.deal_order[i % self._g.n] == seat
+            ]
+        if h.folded[seat]:
+            return []
+        if self._pending is not None and self._pending[0] == seat:
+            _s, cards, got = self._pending
+            return [c for c in h.hole_ids(seat) if c not in cards] + got
+        return list(h.hole_ids(seat))
+
+    def _features(
+        self, seat: int, ones: list[int], vi: list[int], vv: list[float], private: bool = True
+    ) -> None:
+        g = self._g
+        cards = self._own_cards(seat) if private else []
+        discards = self._discards[seat] if private else []
+        enc.features(
+            ones, vi, vv, self._public(), seat, discards, self._draws, 1.0 / sum(g.stacks), cards
+        )
+
+    def _observation_string(self, seat: int, private: bool = True) -> str:
+        pub = self._public()
+        n = self._g.n
+        if self.hand is None:
+            head = "deal"
+        elif pub.phase == "over":
+            head = "over"
+        else:
+            head = f"{pub.phase} {pub.street + 1}"
+        actor = "-" if pub.actor is None else str(pub.actor)
+        out = [f"p{seat} {head} actor {actor} pot {sum(pub.committed)} level {pub.bet_level}"]
+        if private:
+            out.append("cards " + "".join(CARD_TEXT[c] for c in sorted(self._own_cards(seat))))
+            out.append("thrown " + "".join(CARD_TEXT[c] for c in sorted(self._discards[seat])))
+        betting = pub.phase == "bet"
+        for j in range(n):
+            flags = ("F" if pub.folded[j] else "") + ("B" if j == pub.button else "")
+            bet = pub.bets[j] if betting else 0
+            draws = ",".join(str(k) for k in self._draws[j])
+            out.append(f"s{j}{flags} {pub.stacks[j]}/{bet}/{pub.committed[j]} d[{draws}]")
+        out.extend(self._showdown())
+        return " | ".join(out)
+
+    def _showdown(self) -> list[str]:
+        """The hands shown at the showdown (public, as in ``hand.view``)."""
+        h = self.hand
+        res = None if h is None else h.result
+        if res is None:
+            return []
+        return [f"s{e.seat} shows {''.join(e.cards)}" for e in res.showdown if e.cards]
+
+    def _info_string(self, seat: int, private: bool = True) -> str:
+        tokens = []
+        for j, public, secret in self._events:
+            tokens.append(f"{j}:{secret if private and j == seat else public}")
+        return " | ".join([f"p{seat} " + " ".join(tokens), *self._showdown()])
+
+    # -- search ------------------------------------------------------------------------------
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> Any:
+        """A state with the same information state for ``player_id`` whose unseen cards
+        (the others' cards and replacements, and so the stub) are dealt anew, uniformly
+        among the deals consistent with what he saw. The draws ``probability_sampler``
+        (a callable returning floats in [0, 1), e.g. OpenSpiel's
+        ``UniformProbabilitySampler``) or, without one, Python's ``random``."""
+        draw = probability_sampler if callable(probability_sampler) else random.random
+        game = self._g
+        history = self.history()
+        # the cards he receives from each point of the history on: the others' new deal
+        # must leave them to him
+        probe = game.new_initial_state()
+        mine: list[set[int]] = []
+        for a in history:
+            mine.append(set())
+            if probe.is_chance_node() and probe._next_card_seat() == player_id:
+                mine[-1].add(a)
+            probe.apply_action(a)
+        later: set[int] = set()
+        future: list[frozenset[int]] = [frozenset()] * len(history)
+        for i in range(len(history) - 1, -1, -1):
+            later |= mine[i]
+            future[i] = frozenset(later)
+        for _attempt in range(1000):
+            new = game.new_initial_state()
+            ok = True
+            for i, a in enumerate(history):
+                if new.is_chance_node() and new._next_card_seat() != player_id:
+                    outs = [c for c in new._chance_cards() if c not in future[i]]
+                    if not outs:
+                        ok = False
+                        break
+                    a = outs[min(int(draw() * len(outs)), len(outs) - 1)]
+                elif new.is_chance_node() and a not in new._chance_cards():
+                    ok = False
+                    break
+                new.apply_action(a)
+            if ok:
+                return new
+        return self.clone()  # pragma: no cover - no other deal was found
+
+    def _next_card_seat(self) -> int:
+        """The seat the next chance card goes to."""
+        if self.hand is None:
+            return self._g.deal_order[len(self._dealt) % self._g.n]
+        assert self._pending is not None
+        return self._pending[0]
+
+
+class TripleDrawObserver:
+    """OpenSpiel's observer of ``python_triple_draw`` (``perfect_recall``: the information
+    state; else the observation). ``private_info`` NONE leaves out the seat's cards and
+    discards (the public observation)."""
+
+    def __init__(self, game: TripleDrawGame, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ArgumentError(f"observation parameters are not supported, got {params!r}")
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        self.game = game
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        n = game.n
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [
+            ("observation", enc.observation_size(n), (enc.observation_size(n),))
+        ]
+        if self.perfect_recall:
+            width = n + 3 + 6
+            pieces += [
+                ("own_hands", 4 * 52, (4, 52)),
+                ("decisions", game.max_decisions * width, (game.max_decisions, width)),
+            ]
+        size = sum(s for _name, s, _shape in pieces)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        i = 0
+        for name, s, shape in pieces:
+            self.dict[name] = self.tensor[i : i + s].reshape(shape)
+            i += s
+
+    def set_from(self, state: TripleDrawState, player: int) -> None:
+        self.tensor.fill(0.0)
+        ones: list[int] = []
+        vi: list[int] = []
+        vv: list[float] = []
+        state._features(player, ones, vi, vv, self.private)
+        obs = self.dict["observation"]
+        obs[ones] = 1.0
+        obs[vi] = vv
+        if not self.perfect_recall:
+            return
+        n = state._g.n
+        if self.private:
+            hands = self.dict["own_hands"]
+            for k, held in enumerate(state._held[player][:4]):
+                hands[k, list(held)] = 1.0
+        rows = self.dict["decisions"]
+        t = 0
+        for j, public, _secret in state._events:
+            kind = public[0]
+            if kind in "d+":
+                continue
+            row = rows[t]
+            row[(j - player) % n] = 1.0
+            if kind == "x":
+                row[n + 3 + int(public[1:])] = 1.0
+            else:
+                row[n + _BET_WORDS.index(kind)] = 1.0
+            t += 1
+
+    def string_from(self, state: TripleDrawState, player: int) -> str:
+        if self.perfect_recall:
+            return state._info_string(player, self.private)
+        return state._observation_string(player, self.private)
+
+
+pyspiel.register_game(_GAME_TYPE, TripleDrawGame)
+
+
+def bot_action(state: TripleDrawState, bot: Any) -> int:
+    """The OpenSpiel action for what a package bot (``bot.act(view) -> Action``) plays at
+    ``state``: the bot sees only ``hand.view(seat)``."""
+    h = state.hand
+    if h is None or state.is_chance_node() or h.actor is None:
+        raise TripleDrawError("bot_action needs a state where a player is to act")
+    return enc.from_action(h, bot.act(h.view(h.actor)))

@@ -1,0 +1,513 @@
+"""A batched environment: ``num_envs`` independent hands stepped together with numpy arrays,
+following Gymnasium's vector-environment API (optional extra ``triple_draw[gymnasium]``).
+
+>>> from triple_draw.envs.vector import TripleDrawVectorEnv
+>>> envs = TripleDrawVectorEnv(num_envs=4, num_players=2)
+>>> obs, info = envs.reset(seed=3)
+>>> obs.shape, info["action_mask"].shape, info["actor"].tolist()
+((4, 223), (4, 35), [1, 0, 1, 0])
+>>> actions = envs.sample_actions(info["action_mask"])      # your policy here
+>>> obs, rewards, terminations, truncations, info = envs.step(actions)
+>>> rewards.shape
+(4, 2)
+
+Self-play is the main use: one policy acts for every seat, and each observation is the
+one of the seat to act in that hand.
+
+- **Observations** ``(num_envs, observation_size(num_players))`` float32: row ``i`` is what
+  the seat ``info["seat"][i]`` may know in hand ``i`` (layout:
+  :mod:`triple_draw.envs.encoding`; the same information as ``hand.view(seat)`` plus the
+  seat's own discards).
+- **Actions** ``(num_envs,)`` ints 0..34 (:mod:`triple_draw.envs.encoding`); the legal ones
+  are ``info["action_mask"]`` (int8, ``(num_envs, 35)``).
+- **Rewards** ``(num_envs, num_players)`` float32: every seat's chips won or lost
+  (``hand.result.net / reward_scale``) on the step that ends its hand, 0 otherwise. This
+  is the multi-agent form of Gymnasium's ``(num_envs,)`` rewards: in self-play every
+  seat's result matters. Each row sums to 0.
+- **Terminations** ``(num_envs,)`` bool: the hand ended on this step. Truncations are
+  always False (every hand ends).
+- **info** (Gymnasium's dict of arrays, each with its ``_key`` mask): ``actor`` (seat to
+  act, -1 once a hand is over), ``seat`` (whose observation the row is), ``action_mask``,
+  ``episode`` (the hand's number in its slot) and, under same-step autoreset,
+  ``final_obs``/``final_info`` for the hands that ended.
+- **Autoreset** (``autoreset_mode``, as in ``metadata["autoreset_mode"]``):
+  ``"next_step"`` (Gymnasium's default): a finished hand returns its final observation
+  (from the seat that acted last) with ``actor`` -1 and an all-zero mask, and the next
+  ``step`` deals the next hand in that slot, ignoring its action (any 0..34);
+  ``"same_step"``: the next hand is dealt at once, its first observation returned, and
+  the final observation is in ``info["final_obs"]``.
+- **Seeding**: ``reset(seed=s)`` makes every hand reproducible: hand number ``e`` of slot
+  ``i`` is ``Hand(rules, stacks, button, deck_seed)`` with ``(button, deck_seed) =
+  envs.hand_args(i, e)``, derived from ``(s, i, e)`` only, so the same hands are dealt for
+  any ``num_envs`` and any order of steps. ``reset()`` without a seed continues with the
+  next hand of every slot; the first ``reset()`` without a seed draws ``s`` from the OS.
+- **Bad input**: an action array of the wrong shape or dtype raises
+  :class:`~triple_draw.errors.BatchTypeError`; an out-of-range or illegal action raises
+  :class:`~triple_draw.errors.IllegalActionError` naming the hand and the legal actions.
+  Either way no hand changes.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+try:
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+except ImportError as e:  # pragma: no cover - only without the extra
+    raise ImportError(
+        "triple_draw.envs.vector needs gymnasium >= 1.1: pip install 'triple_draw[gymnasium]'"
+    ) from e
+
+from triple_draw.envs.encoding import (
+    _MASK_BITS,
+    DISCARD_OFFSET,
+    N_ACTIONS,
+    OBS_CHIPS,
+    OBS_DISCARDS,
+    OBS_PHASE,
+    OBS_PLAYERS,
+    OBS_RAISES,
+    OBS_SLOTS,
+    OBS_STREET,
+    OBS_TO_ACT,
+    PER_PLAYER,
+    observation_size,
+)
+from triple_draw.errors import ArgumentError, BatchTypeError, IllegalActionError
+from triple_draw.game.hand import Hand
+from triple_draw.game.rules import Rules
+
+__all__ = ["TripleDrawVectorEnv", "hand_seed"]
+
+_M64 = (1 << 64) - 1
+
+
+def _mix(x: int) -> int:
+    """splitmix64: a bijective scrambler of 64-bit ints."""
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _M64
+    return x ^ (x >> 31)
+
+
+def hand_seed(seed: int, index: int, episode: int) -> int:
+    """The 63-bit key of hand number ``episode`` of slot ``index`` under ``reset(seed=seed)``:
+    ``splitmix64(splitmix64(splitmix64(seed) ^ index) ^ episode) >> 1``. The deck seed
+    is this key; a button not fixed is ``key % num_players``."""
+    return _mix(_mix(_mix(seed & _M64) ^ index) ^ episode) >> 1
+
+
+_BET_ROW = np.zeros(N_ACTIONS, dtype=np.int8)
+_BET_ROW[:2] = 1
+_RAISE_ROW = _BET_ROW.copy()
+_RAISE_ROW[2] = 1
+_DRAW_ROW = np.zeros(N_ACTIONS, dtype=np.int8)
+_DRAW_ROW[DISCARD_OFFSET:] = 1
+_PER = PER_PLAYER
+_NO_CARDS = (-1,) * 5
+#: the action mask of each row code: 0 betting, 1 betting with a raise allowed, 2 draw,
+#: 3 over
+_MASKS = np.stack([_BET_ROW, _RAISE_ROW, _DRAW_ROW, np.zeros(N_ACTIONS, dtype=np.int8)])
+
+
+def _encode_batch(
+    t: np.ndarray,
+    discards: np.ndarray,
+    draws: np.ndarray,
+    n: int,
+    scale: float,
+    size: int,
+    m: int,
+) -> np.ndarray:
+    """Encode ``m`` hands from their rows of ints (``[seat, actor, phase, street, level,
+    raises, button, 5 cards (or -1), stacks, bets, committed, folded]``), the seat's
+    discards ``(m, 52)`` and every seat's draws ``(m, n, 3)`` (-1: not drawn)."""
+    out = np.zeros((m, size), dtype=np.float32)
+    r = np.arange(m)
+    seat = t[:, 0]
+    actor = t[:, 1]
+    phase = t[:, 2]
+    cards = t[:, 7:12]
+    live = cards[:, 0] >= 0
+    lr = r[live]
+    lc = cards[live]
+    for k in range(5):
+        c = lc[:, k]
+        out[lr, c] = 1.0
+        out[lr, OBS_SLOTS + 17 * k + c // 4] = 1.0
+        out[lr, OBS_SLOTS + 17 * k + 13 + c % 4] = 1.0
+    out[:, OBS_DISCARDS : OBS_DISCARDS + 52] = discards
+    out[r, OBS_PHASE + phase] = 1.0
+    out[r, OBS_STREET + t[:, 3]] = 1.0
+    out[:, OBS_TO_ACT] = actor == seat
+    p = 12
+    stacks = t[:, p : p + n]
+    bets = t[:, p + n : p + 2 * n]
+    committed = t[:, p + 2 * n : p + 3 * n]
+    folded = t[:, p + 3 * n : p + 4 * n].astype(bool)
+    level = t[:, 4]
+    out[:, OBS_CHIPS] = np.minimum(1.0, committed.sum(axis=1) * scale)
+    out[:, OBS_CHIPS + 1] = np.minimum(1.0, level * scale)
+    owe = np.clip(level - bets[r, seat], 0, stacks[r, seat])
+    owe[folded[r, seat] | (phase != 0)] = 0
+    out[:, OBS_CHIPS + 2] = np.minimum(1.0, owe * scale)
+    out[:, OBS_RAISES] = np.minimum(1.0, t[:, 5] / 5)
+    order = (seat[:, None] + np.arange(n)) % n
+    rr = r[:, None]
+    st = stacks[rr, order]
+    fo = folded[rr, order]
+    block = np.zeros((m, n, _PER), dtype=np.float32)
+    block[:, :, 0] = np.minimum(1.0, st * scale)
+    block[:, :, 1] = np.minimum(1.0, bets[rr, order] * scale)
+    block[:, :, 2] = np.minimum(1.0, committed[rr, order] * scale)
+    block[:, :, 3] = fo
+    block[:, :, 4] = ~fo & (st == 0) & (phase != 2)[:, None]
+    block[:, :, 5] = order == t[:, 6][:, None]
+    block[:, :, 6] = order == actor[:, None]
+    block[:, :, 7] = ~fo
+    d = draws[rr, order]
+    block[:, :, 8:11] = np.where(d >= 0, (d + 1) / 6, 0.0)
+    out[:, OBS_PLAYERS:] = block.reshape(m, n * _PER)
+    return out
+
+
+_MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
+
+
+class TripleDrawVectorEnv(VectorEnv):
+    """``TripleDrawVectorEnv(num_envs=64, num_players=2, stacks=100, rules=None,
+    button=None, reward_scale=1.0, autoreset_mode="next_step", core=None)``
+
+    - ``stacks``: every seat's stack at the start of each hand (an int, or one per seat).
+    - ``rules``: a :class:`Rules` (default ``Rules()``: blinds 1/2, limits 2/4).
+    - ``button``: a fixed button seat, or ``None`` for one derived from each hand's seed.
+    - ``reward_scale``: rewards are chips divided by it.
+
+    See the module docs for the arrays ``reset``/``step`` return.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 - an instance attribute in VectorEnv
+
+    def __init__(
+        self,
+        num_envs: int = 64,
+        num_players: int = 2,
+        stacks: int | Sequence[int] = 100,
+        rules: Rules | None = None,
+        button: int | None = None,
+        reward_scale: float = 1.0,
+        autoreset_mode: str = "next_step",
+        core: Any = None,
+    ) -> None:
+        rules = Rules() if rules is None else rules
+        if type(rules) is not Rules:
+            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        if type(num_envs) is not int or num_envs < 1:
+            raise ArgumentError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        if type(num_players) is not int or not 2 <= num_players <= rules.max_players:
+            raise ArgumentError(f"num_players must be 2..{rules.max_players}, got {num_players!r}")
+        st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
+        if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
+            raise ArgumentError(
+                f"stacks must be an int > 0 or {num_players} of them, got {stacks!r}"
+            )
+        if button is not None and (type(button) is not int or not 0 <= button < num_players):
+            raise ArgumentError(
+                f"button must be a seat 0..{num_players - 1} or None, got {button!r}"
+            )
+        if not (isinstance(reward_scale, (int, float)) and reward_scale > 0):
+            raise ArgumentError(f"reward_scale must be > 0, got {reward_scale!r}")
+        if autoreset_mode not in _MODES:
+            raise ArgumentError(
+                f"autoreset_mode must be one of {sorted(_MODES)}, got {autoreset_mode!r}"
+            )
+        self.num_envs = num_envs
+        self.num_players = num_players
+        self.rules = rules
+        self.stacks = tuple(st)
+        self.fixed_button = button
+        self.reward_scale = float(reward_scale)
+        self.autoreset_mode = autoreset_mode
+        self.metadata = {"autoreset_mode": _MODES[autoreset_mode]}
+        self._same_step = autoreset_mode == "same_step"
+        self._core = core
+        self._scale = 1.0 / sum(st)
+        self.obs_size = size = observation_size(num_players)
+        self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
+        self.observation_space = spaces.Box(0.0, 1.0, (num_envs, size), np.float32)
+        self.single_action_space = spaces.Discrete(N_ACTIONS)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, N_ACTIONS))
+        self.closed = False
+        self.seed_value: int | None = None
+        #: the current hand of every slot (read them; drive them only through ``step``)
+        self.hands: list[Hand] = []
+        self._episode = [0] * num_envs
+        self._disc_arr = np.zeros((num_envs, num_players, 52), dtype=np.float32)
+        self._draw_arr = np.full((num_envs, num_players, 3), -1, dtype=np.int64)
+        self._ndraws = [[0] * num_players for _ in range(num_envs)]
+        self._done = [False] * num_envs
+        self._slot_keys: list[int] = []
+        self._last_seat = [0] * num_envs
+        #: per slot: which seats folded (the env applies every action) and the button
+        self._folded: list[list[int]] = [[] for _ in range(num_envs)]
+        self._button = [0] * num_envs
+        self._seat = np.zeros(num_envs, dtype=np.int64)
+        self._actor = np.zeros(num_envs, dtype=np.int64)
+        self._mask = np.zeros((num_envs, N_ACTIONS), dtype=np.int8)
+        self._arange = np.arange(num_envs)
+
+    # -- seeding -----------------------------------------------------------------------------
+
+    def hand_args(self, index: int, episode: int) -> tuple[int, int]:
+        """``(button, deck_seed)`` of hand number ``episode`` of slot ``index`` under the
+        seed of the last ``reset``: ``Hand(rules, stacks, button, deck_seed)`` deals it."""
+        if self.seed_value is None:
+            raise ArgumentError("call reset() first")
+        key = hand_seed(self.seed_value, index, episode)
+        button = self.fixed_button if self.fixed_button is not None else key % self.num_players
+        return button, key
+
+    def _deal(self, i: int) -> None:
+        """Deal the hand ``self._episode[i]`` of slot ``i`` (the caller clears the slot's
+        rows of the discard and draw arrays: :meth:`_clear`)."""
+        key = _mix(self._slot_keys[i] ^ self._episode[i]) >> 1  # = hand_seed(seed, i, e)
+        fixed = self.fixed_button
+        button = fixed if fixed is not None else key % self.num_players
+        self.hands[i] = Hand(self.rules, self.stacks, button, key, core=self._core)
+        self._ndraws[i] = [0] * self.num_players
+        self._folded[i] = [0] * self.num_players
+        self._button[i] = button
+        self._done[i] = False
+
+    def _clear(self, rows: list[int]) -> None:
+        if rows:
+            self._disc_arr[rows] = 0.0
+            self._draw_arr[rows] = -1
+
+    # -- the API -----------------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal a new hand in every slot. ``seed``: restart the seeded stream (hand 0 of
+        every slot); without it, the next hand of every slot. ``options`` is accepted for
+        Gymnasium's signature; there are none."""
+        if seed is not None:
+            if type(seed) is not int and not isinstance(seed, np.integer):
+                raise ArgumentError(f"seed must be an int or None, got {seed!r}")
+            self.seed_value = int(seed)
+            self._episode = [0] * self.num_envs
+            self._slot_keys = [_mix(_mix(self.seed_value & _M64) ^ i) for i in range(self.num_envs)]
+        elif self.seed_value is None:
+            self.seed_value = secrets.randbits(63)
+            self._slot_keys = [_mix(_mix(self.seed_value) ^ i) for i in range(self.num_envs)]
+        elif self.hands:
+            self._episode = [e + 1 for e in self._episode]
+        n_envs = self.num_envs
+        self.hands = [None] * n_envs  # type: ignore[list-item]
+        for i in range(n_envs):
+            self._deal(i)
+        self._clear(list(range(n_envs)))
+        obs = self._observe(range(n_envs))
+        return obs, self._info()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Play one action in every hand (see the module docs)."""
+        if not self.hands:
+            raise ArgumentError("call reset() before step()")
+        acts = self._check(actions)
+        n_envs = self.num_envs
+        hands = self.hands
+        done = self._done
+        rewards = np.zeros((n_envs, self.num_players), dtype=np.float32)
+        terminated = np.zeros(n_envs, dtype=bool)
+        final_obs: np.ndarray | None = None
+        ended: list[int] = []
+        dealt: list[int] = []
+        scale = self.reward_scale
+        # the array updates of the loop, applied once after it
+        d_env: list[int] = []
+        d_seat: list[int] = []
+        d_card: list[int] = []
+        w_env: list[int] = []
+        w_seat: list[int] = []
+        w_pos: list[int] = []
+        w_count: list[int] = []
+        nets: list[tuple[int, ...]] = []
+        ndraws = self._ndraws
+        folded_of = self._folded
+        last_seat = self._last_seat
+        episode = self._episode
+        start = self.stacks
+        for i in range(n_envs):
+            if done[i]:  # next-step autoreset: this step deals the next hand
+                episode[i] += 1
+                self._deal(i)
+                dealt.append(i)
+                continue
+            h = hands[i]
+            a = acts[i]
+            s = h.actor
+            if a >= DISCARD_OFFSET:
+                held = sorted(h.hole_ids(s))
+                cards = [held[k] for k in _MASK_BITS[a - DISCARD_OFFSET]]
+                h.discard(cards)
+                k = len(cards)
+                if k:
+                    d_env += [i] * k
+                    d_seat += [s] * k
+                    d_card += cards
+                d = ndraws[i]
+                w_env.append(i)
+                w_seat.append(s)
+                w_pos.append(d[s])
+                w_count.append(k)
+                d[s] += 1
+            elif a == 1:
+                h.check_or_call()
+            elif a == 2:
+                h.bet_or_raise()
+            else:
+                h.fold()
+                folded_of[i][s] = 1
+            if h.actor is None:
+                last_seat[i] = s
+                done[i] = True
+                ended.append(i)
+                nets.append(h.stacks)
+        if d_env:
+            self._disc_arr[d_env, d_seat, d_card] = 1.0
+        if w_env:
+            self._draw_arr[w_env, w_seat, w_pos] = w_count
+        if ended:
+            terminated[ended] = True
+            rewards[ended] = (np.array(nets, dtype=np.float64) - start) / scale
+        if self._same_step and ended:
+            final_obs = np.zeros((n_envs, self.obs_size), dtype=np.float32)
+            final_obs[ended] = self._observe(ended, last=True)
+            for i in ended:
+                episode[i] += 1
+                self._deal(i)
+            dealt += ended
+        self._clear(dealt)
+        obs = self._observe(range(n_envs))
+        info = self._info()
+        if final_obs is not None:
+            mask = np.zeros(n_envs, dtype=bool)
+            mask[ended] = True
+            info["final_obs"] = final_obs
+            info["_final_obs"] = mask
+            final_info = np.empty(n_envs, dtype=object)
+            for i in ended:
+                final_info[i] = {"net": rewards[i] * scale, "episode": self._episode[i] - 1}
+            info["final_info"] = final_info
+            info["_final_info"] = mask
+        return obs, rewards, terminated, np.zeros(n_envs, dtype=bool), info
+
+    def _check(self, actions: Any) -> list[int]:
+        """The actions as a list of ints, after checking every one (nothing changes on
+        error)."""
+        arr = np.asarray(actions)
+        if arr.shape != (self.num_envs,):
+            raise BatchTypeError(f"actions must have shape ({self.num_envs},), got {arr.shape}")
+        if arr.dtype.kind not in "iu":
+            raise BatchTypeError(f"actions must be integers, got dtype {arr.dtype}")
+        bad = np.flatnonzero((arr < 0) | (arr >= N_ACTIONS))
+        if bad.size:
+            i = int(bad[0])
+            raise IllegalActionError(
+                f"hand {i}: action must be 0..{N_ACTIONS - 1}, got {int(arr[i])}"
+            )
+        illegal = np.flatnonzero(self._mask[self._arange, arr] == 0)
+        for i in illegal.tolist():
+            if not self._done[i]:
+                legal = np.flatnonzero(self._mask[i]).tolist()
+                raise IllegalActionError(
+                    f"hand {i}: illegal action {int(arr[i])} for seat {self.hands[i].actor}; "
+                    f"legal: {legal}"
+                )
+        return arr.tolist()  # type: ignore[no-any-return]
+
+    def _observe(self, rows: Any, last: bool = False) -> np.ndarray:
+        """Observations of the hands ``rows`` (and, unless ``last``, the masks and actors
+        of every hand): the public state of each hand is read into one row of ints, then
+        the whole batch is encoded with numpy (the same values as
+        :func:`triple_draw.envs.encoding.encode`; the tests compare them)."""
+        rows = list(rows)
+        n = self.num_players
+        hands = self.hands
+        last_seat = self._last_seat
+        table: list[list[int]] = []
+        zeros = (0,) * n
+        append = table.append
+        folded_of = self._folded
+        button_of = self._button
+        for i in rows:
+            h = hands[i]
+            a = h.actor
+            if a is None:
+                s = last_seat[i]
+                code = 3
+                a = -1
+            else:
+                s = last_seat[i] = a
+                code = 2 if h.in_draw else 1 if h.can_bet_or_raise() else 0
+            folded = folded_of[i]
+            held = sorted(h.hole_ids(s)) if not folded[s] else _NO_CARDS
+            if code < 2:
+                append(
+                    [s, a, 0, h.street, h.bet_level, h.raises, button_of[i], *held,
+                     *h.stacks, *h.bets, *h.committed, *folded, code]
+                )  # fmt: skip
+            else:
+                ph = 1 if code == 2 else 2
+                append(
+                    [s, a, ph, h.street, 0, 0, button_of[i], *held,
+                     *h.stacks, *zeros, *h.committed, *folded, code]
+                )  # fmt: skip
+        t = np.array(table, dtype=np.int64)
+        m = len(rows)
+        idx = np.array(rows, dtype=np.int64)
+        if not last:  # rows is every hand, in order
+            self._seat = t[:, 0].copy()
+            self._actor = t[:, 1].copy()
+            self._mask = _MASKS[t[:, -1]]
+        return _encode_batch(
+            t, self._disc_arr[idx, t[:, 0]], self._draw_arr[idx], n, self._scale, self.obs_size, m
+        )
+
+    def _info(self) -> dict[str, Any]:
+        every = np.ones(self.num_envs, dtype=bool)
+        return {
+            "actor": self._actor.copy(),
+            "_actor": every,
+            "seat": self._seat.copy(),
+            "_seat": every,
+            "action_mask": self._mask.copy(),
+            "_action_mask": every,
+            "episode": np.array(self._episode, dtype=np.int64),
+            "_episode": every,
+        }
+
+    @staticmethod
+    def sample_actions(mask: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+        """A uniformly random legal action per row of ``mask`` (0 for a row with none)."""
+        rng = np.random.default_rng() if rng is None else rng
+        keys = rng.random(mask.shape) * (mask != 0)
+        return keys.argmax(axis=1)  # type: ignore[no-any-return]
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.hands = []
+
+    def __repr__(self) -> str:
+        return (
+            f"TripleDrawVectorEnv(num_envs={self.num_envs}, num_players={self.num_players}, "
+            f"autoreset_mode={self.autoreset_mode!r})"
+        )

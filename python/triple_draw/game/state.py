@@ -1,0 +1,167 @@
+"""The state of one hand, declared once.
+
+:class:`HandState` names and types every field a hand has. The code that plays a hand
+works on it explicitly: the betting (``betting.py`` and the hot path in ``hand.py``), the
+draws (``drawing.py``), the showdown (``showdown.py``), the per-seat view (``view.py``) and
+persistence (``state_io.py``) are functions that take a ``HandState``.
+:class:`~triple_draw.game.hand.Hand` is a ``HandState`` with the public methods on top,
+and holds the fields as its slots (so the hot path reads them as plain slots of ``self``,
+with no indirection).
+
+Lists indexed by seat are the hot path's working storage; everything in them is ints,
+bools or card ids. ``to_dict``/``from_dict`` (``state_io.py``) write and read every
+field listed in :data:`FIELDS`, and a test holds the two to this declaration: each field
+of a hand restored from its document equals the original's, at every decision of many
+hands.
+
+Card bookkeeping: every card is at all times in exactly one of
+
+- a hand (``_hands[seat]`` of a seat still in the hand),
+- the stub: the deck object (``_stub_n`` mirrors its length) and ``_withheld`` (replays
+  only: cards of the stub that are never dealt at random, only as given cards),
+- out of play: ``_out`` (the reshuffle pool: folded hands, discards of earlier draws and
+  of players already served in this draw) or ``_declared`` (``(seat, discards)``
+  declared and not yet served under declare-then-deal).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:
+    from triple_draw.game.core import Core
+    from triple_draw.game.events import LogEntry
+    from triple_draw.game.result import HandResult
+    from triple_draw.game.rules import CompiledRules, Rules
+
+__all__ = ["HandState", "FIELDS", "Declared", "Given", "PotRecord"]
+
+#: ``(seat, discards)``: a declared draw waiting for its replacements
+Declared = tuple[int, tuple[int, ...]]
+#: Given replacement cards of a replay, ``None`` = random
+Given = list[int | None]
+#: ``(amount, eligible seats, winners, ((seat, chips), ...))``: a paid pot
+PotRecord = tuple[int, tuple[int, ...], tuple[int, ...], tuple[tuple[int, int], ...]]
+
+
+class HandState:
+    """Every field of a hand, with its type. Fields are set by ``Hand.__init__`` (a new
+    hand) or by ``state_io.from_dict`` (a restored one) - both set all of them."""
+
+    # Only the declaration: the slots themselves are created on the concrete class
+    # (``Hand.__slots__ = FIELDS + ...``), so that slot access stays on the exact type.
+    if not TYPE_CHECKING:
+        __slots__ = ()
+
+    # -- the game and the table
+    rules: Rules
+    #: the options the engine reads (``rules.compiled``)
+    _rc: CompiledRules
+    #: what deals and evaluates (:class:`~triple_draw.game.core.Core`)
+    _core: Core
+    #: number of seats, 2..8
+    _n: int
+    _button: int
+    #: the small blind's seat (``None``: a hand dealt with no small blind, a dead small
+    #: blind under the dead-button rule); ``to_dict`` does not write the blinds' seats,
+    #: ``from_dict`` reads them from the history's post events
+    _sb: int | None
+    _bb: int
+    #: the seats clockwise starting left of the button
+    _cw: tuple[int, ...]
+
+    # -- chips
+    #: stacks at the start of the hand
+    _start: tuple[int, ...]
+    #: chips behind
+    _stacks: list[int]
+    #: chips put in during the current betting round
+    _bet: list[int]
+    #: chips put in this hand
+    _total: list[int]
+
+    # -- who is in
+    #: not folded
+    _live: list[bool]
+    _n_live: int
+    #: MAY_RAISE while the seat can still bet (in the hand, chips behind), else DONE
+    _active: list[int]
+    _n_active: int
+
+    # -- where the hand is
+    #: BET, DRAW or OVER (phase.py)
+    _phase: int
+    #: ``_phase == DRAW`` (read by the hot path)
+    _in_draw: bool
+    #: betting round 0..3, or the draw 0..2 after betting round ``_street``
+    _street: int
+    #: the seat to act, ``None`` once the hand is over
+    _actor: int | None
+
+    # -- the betting round
+    #: the round's betting unit
+    _unit: int
+    #: the amount to match
+    _level: int
+    #: the round total of the last full bet or raise (0: none)
+    _full_level: int
+    #: full bets and raises made this round
+    _full_bets: int
+    #: full bets and raises allowed this round (``UNCAPPED``: no cap)
+    _max_full_bets: int
+    #: what each seat still has to do this round
+    #: DONE, CALL_ONLY or MAY_RAISE per seat (phase.py)
+    _to_act: list[int]
+    #: the last seat that bet or raised this round (``None``: nobody)
+    _last_aggr: int | None
+
+    # -- cards
+    #: every seat's cards (for a folded seat: the cards he folded)
+    _hands: list[list[int]]
+    #: the deck of ``_core`` holding the stub and its random stream
+    _deck: Any
+    #: ``len(_deck)``
+    _stub_n: int
+    #: the reshuffle pool: cards out of play
+    _out: list[int]
+    #: replays only: stub cards dealt only as given cards (``None``: none)
+    _withheld: list[int] | None
+
+    # -- the draw
+    #: declare-then-deal: draws declared and not yet served, in serving order
+    _declared: list[Declared]
+    #: cards ``_declared`` needs
+    _need: int
+    #: replays only: given replacement cards waiting for declared seats (per seat)
+    _reserved: list[Given | None] | None
+    #: the seats drawing in this draw, in order
+    _draw_order: list[int] | tuple[int, ...]
+    #: the index in ``_draw_order`` of the seat to act
+    _draw_pos: int
+    #: a reshuffle has happened in this hand (the stub may hold discards since)
+    _reshuffled: bool
+
+    # -- the record and the outcome
+    _log: list[LogEntry]
+    #: ``(seat, chips)`` of the uncalled bet given back, if any
+    _returned: tuple[int, int] | None
+    #: the paid pots once the hand is over
+    _pots: list[PotRecord] | None
+    #: ``(seat, shown)`` in showdown order once the hand is over
+    _showdown: list[tuple[int, bool]] | None
+    #: the :class:`HandResult`, built on first request
+    _result: HandResult | None
+
+    def copy_state_into(self, new: HandState) -> None:
+        """Copy every field into ``new`` (lists one level deep, the deck copied)."""
+        for name in FIELDS:
+            v = getattr(self, name)
+            if type(v) is list:
+                v = [list(x) if type(x) is list else x for x in v]
+            setattr(new, name, v)
+        new._deck = self._deck.copy()
+
+
+#: The declared fields, in declaration order: the slots of a concrete hand.
+FIELDS: tuple[str, ...] = tuple(HandState.__annotations__)

@@ -1,0 +1,277 @@
+"""Reading PHH: the TOML text, the fields, and the two passes of loading a hand (the
+unknown-card solver, :mod:`triple_draw.phh.infer`, then the replay,
+:mod:`triple_draw.phh.replay`)."""
+
+from __future__ import annotations
+
+import os
+import random
+import warnings
+from decimal import Decimal
+from typing import Any
+
+from triple_draw.errors import HistoryError, RulesError
+from triple_draw.game import core as _coremod
+from triple_draw.game.hand import Hand
+from triple_draw.game.rules import Rules
+from triple_draw.phh.actions import parse_actions
+from triple_draw.phh.base import (
+    FOREIGN,
+    OPTION_NAMES,
+    OPTIONAL,
+    REQUIRED,
+    RULES_FIELD,
+    STAKE_NAMES,
+    VARIANT,
+    Bad,
+    Locator,
+    chip_list,
+    chips,
+    parse_toml,
+    short,
+    whole,
+)
+from triple_draw.phh.infer import Cards
+from triple_draw.phh.replay import MuckWins, OrderError, replay
+from triple_draw.phh.timing import find_reshuffles
+
+#: Choices of the unknown cards tried (a choice can get stuck: a card the history names
+#: later cannot be dealt then; or a hand mucked unseen would win the showdown).
+MUCK_ATTEMPTS = 24
+#: Attempts for a history with unknown cards and two or more reshuffles, where the
+#: choices get stuck more often (the cost stays bounded: a hand has at most 8 players,
+#: three draws and so at most a few dozen reshuffles).
+MANY_RESHUFFLES_ATTEMPTS = 240
+
+
+def loads(
+    text: str,
+    *,
+    rules: Rules | None = None,
+    seed: int | None = None,
+    core: Any = None,
+    check_finishing_stacks: bool = True,
+) -> Hand:
+    """Replay the PHH ``text`` of one hand into a new :class:`Hand`.
+
+    - ``rules``: the rule options to replay under (its stakes are replaced by the file's);
+      default: the options in the file's ``_triple_draw_rules`` field, else ``Rules()``.
+      To replay PokerKit hands, :meth:`Rules.pokerkit` comes closest (docs: PHH).
+    - ``seed``: seeds the deck that deals the unknown (``??``) cards and the cards after
+      the history ends (``None``: OS entropy).
+    - ``check_finishing_stacks``: if the hand is over and the file gives
+      ``finishing_stacks``, they must equal the replayed stacks.
+
+    Raises :class:`HistoryError` naming the line and action at fault, for any text.
+    """
+    data = parse_toml(text)
+    if "variant" not in data and data and all(isinstance(v, dict) for v in data.values()):
+        raise HistoryError(f"this is a .phhs text of {len(data)} hands: use loads_all")
+    return _load_one(data, Locator(text), rules, seed, core, check_finishing_stacks)
+
+
+def loads_all(
+    text: str,
+    *,
+    rules: Rules | None = None,
+    seed: int | None = None,
+    core: Any = None,
+    check_finishing_stacks: bool = True,
+) -> list[Hand]:
+    """Every hand of a ``.phhs`` text (TOML tables, each one PHH hand), in file order.
+
+    A single-hand PHH text gives a list of one hand. Errors name the hand's table."""
+    data = parse_toml(text)
+    if "variant" in data:
+        return [_load_one(data, Locator(text), rules, seed, core, check_finishing_stacks)]
+    hands = []
+    for i, (name, table) in enumerate(data.items()):
+        if not isinstance(table, dict):
+            raise HistoryError(
+                f"a .phhs text holds only tables of hands; {name[:40]!r} is not a table"
+            )
+        sub_seed = None if seed is None else seed + i
+        hands.append(
+            _load_one(table, Locator(text, name), rules, sub_seed, core, check_finishing_stacks)
+        )
+    return hands
+
+
+def load(fp: Any, **kwargs: Any) -> Hand:
+    """:func:`loads` of a path or an open (text or binary) file."""
+    return loads(_read(fp), **kwargs)
+
+
+def load_all(fp: Any, **kwargs: Any) -> list[Hand]:
+    """:func:`loads_all` of a path or an open file (``.phhs``)."""
+    return loads_all(_read(fp), **kwargs)
+
+
+def _read(fp: Any) -> str:
+    try:
+        if isinstance(fp, (str, os.PathLike)):
+            with open(fp, encoding="utf-8") as f:
+                return f.read()
+        data = fp.read()
+        return data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError as e:
+        raise HistoryError(f"a PHH file is UTF-8 text: {e}") from None
+
+
+def _rules_for(data: dict[str, Any], n: int, rules: Rules | None) -> Rules:
+    ante_list = data["antes"]
+    if isinstance(ante_list, list):
+        antes = chip_list(ante_list, "antes", n)
+    else:
+        antes = [chips(ante_list, "antes")] * n
+    if len(set(antes)) != 1:
+        raise HistoryError(
+            f"antes must be the same for every player (triple_draw has uniform antes), got {antes}"
+        )
+    blinds = chip_list(data["blinds_or_straddles"], "blinds_or_straddles", n)
+    if any(blinds[2:]):
+        raise HistoryError(f"blinds_or_straddles: straddles are not supported, got {blinds}")
+    stakes = {
+        "small_blind": blinds[0],
+        "big_blind": blinds[1],
+        "small_bet": chips(data["small_bet"], "small_bet", 1),
+        "big_bet": chips(data["big_bet"], "big_bet", 1),
+        "ante": antes[0],
+    }
+    if rules is None:
+        options: dict[str, Any] = {}
+        extra = data.get(RULES_FIELD)
+        if extra is not None:
+            if not isinstance(extra, dict):
+                raise HistoryError(f"{RULES_FIELD} must be a table of rule options")
+            for k, v in extra.items():
+                if k in STAKE_NAMES:
+                    if chips(v, f"{RULES_FIELD}.{k}") != stakes[k]:
+                        raise HistoryError(
+                            f"{RULES_FIELD}.{k} = {v} disagrees with the PHH stakes ({stakes[k]})"
+                        )
+                    continue
+                if k not in OPTION_NAMES:
+                    raise HistoryError(f"{RULES_FIELD}: unknown rule option {k[:40]!r}")
+                if isinstance(v, Decimal) or (isinstance(v, int) and not isinstance(v, bool)):
+                    number = whole(v)
+                    if number is None:
+                        raise HistoryError(
+                            f"{RULES_FIELD}.{k} must be a whole number below 10**40, got {short(v)}"
+                        )
+                    v = number
+                options[k] = v
+        try:
+            base = Rules(**options) if options else Rules()
+        except (RulesError, TypeError) as e:
+            raise HistoryError(f"{RULES_FIELD}: {e}") from None
+    else:
+        if type(rules) is not Rules:
+            raise HistoryError(f"rules must be a Rules, got {type(rules).__name__}")
+        base = rules
+    if n > base.max_players:
+        stakes["max_players"] = n
+    try:
+        return base.replace(**stakes)
+    except RulesError as e:
+        raise HistoryError(f"the stakes of this history are not valid rules: {e}") from None
+
+
+def _seating(data: dict[str, Any], n: int) -> tuple[list[int], int]:
+    """``(seat of p1..pn, button)``: from the ``seats`` field when it is a clockwise
+    rotation of 1..n (as dumps writes it), else p1 = seat 0 and pn (button) = seat n-1."""
+    seats = data.get("seats")
+    if isinstance(seats, list) and len(seats) == n and all(type(x) is int for x in seats):
+        first = seats[0] - 1
+        if all(seats[k] == (first + k) % n + 1 for k in range(n)):
+            return [x - 1 for x in seats], seats[-1] - 1
+    return list(range(n)), n - 1
+
+
+def _load_one(
+    data: dict[str, Any],
+    loc: Locator,
+    rules: Rules | None,
+    seed: int | None,
+    core: Any,
+    check: bool,
+) -> Hand:
+    where = loc.prefix()
+    for name in REQUIRED:
+        if name not in data:
+            raise HistoryError(f"{where}missing required field {name!r}")
+    if data["variant"] != VARIANT:
+        raise HistoryError(
+            f"{where}variant {short(data['variant'])} is not fixed-limit deuce-to-seven "
+            f"triple draw ({VARIANT!r})"
+        )
+    for name in FOREIGN:
+        if name in data:
+            raise HistoryError(f"{where}field {name!r} does not belong to a {VARIANT} history")
+    for name in data:
+        if name not in REQUIRED and name not in OPTIONAL and not name.startswith("_"):
+            warnings.warn(f"{where}unknown PHH field {name[:40]!r} ignored", stacklevel=4)
+    stacks_phh = data["starting_stacks"]
+    if not isinstance(stacks_phh, list) or not 2 <= len(stacks_phh) <= 8:
+        raise HistoryError(
+            f"{where}starting_stacks must list 2 to 8 stacks, got {short(stacks_phh)}"
+        )
+    n = len(stacks_phh)
+    finishing = data.get("finishing_stacks") if check else None
+    try:
+        stacks_phh = chip_list(stacks_phh, "starting_stacks", n, 1)
+        the_rules = _rules_for(data, n, rules)
+        if finishing is not None:
+            finishing = chip_list(finishing, "finishing_stacks", n)
+    except HistoryError as e:
+        raise HistoryError(f"{where}{e}") from None
+    seat_of, button = _seating(data, n)
+    acts = parse_actions(data["actions"], n, loc)
+    core = _coremod.resolve_core(core)
+    timing = find_reshuffles(the_rules, stacks_phh, seat_of, button, acts, core)
+    cards = Cards(acts, n, loc, timing)
+    unknown = any(s.card is None for s in cards.slots)
+    rng = random.Random(seed)
+    first: HistoryError | None = None
+    attempts = 1
+    if unknown:
+        attempts = MUCK_ATTEMPTS if len(timing.reshuffles) < 2 else MANY_RESHUFFLES_ATTEMPTS
+    for attempt in range(attempts):
+        # unknown cards: preferably ones the history never names; if the greedy choice
+        # gets stuck (a card the history names later cannot be dealt then), or a hand
+        # mucked unseen would win, choose again
+        if attempt and timing.pokerstars and attempt % 4 == 0:
+            # where "pokerstars" runs out of cards depends on which cards were thrown:
+            # estimate it again
+            timing = find_reshuffles(
+                the_rules, stacks_phh, seat_of, button, acts, core, random.Random(attempt)
+            )
+        if attempt:
+            try:
+                cards = Cards(acts, n, loc, timing, random.Random(rng.random()))
+            except HistoryError as e:
+                first = first or e
+                continue
+        cards.start(rng, attempt)
+        try:
+            cards.assign()
+        except Bad as e:
+            first = first or HistoryError(f"{where}{e}")
+            continue
+        try:
+            return replay(
+                the_rules, stacks_phh, seat_of, button, acts, cards, seed, core, loc, finishing
+            )
+        except MuckWins as e:
+            # the cards chosen for a hand mucked unseen would win: choose others
+            if not e.chosen:
+                raise HistoryError(str(e)) from None
+            first = first or e
+        except OrderError as e:  # no choice of cards changes it
+            raise HistoryError(str(e)) from None
+        except HistoryError as e:
+            if not unknown:
+                raise
+            first = first or e
+    assert first is not None
+    raise HistoryError(str(first)) from None

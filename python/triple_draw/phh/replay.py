@@ -1,0 +1,188 @@
+"""Pass 2 of loading a history: the replay through the engine's public methods, with
+every card of the history given, so the engine checks each one as it is dealt."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from triple_draw.errors import CardError, DeckError, HistoryError, IllegalActionError
+from triple_draw.game.hand import Hand
+from triple_draw.game.rules import Rules
+from triple_draw.phh.actions import Act
+from triple_draw.phh.base import Bad, Locator, cards_text
+from triple_draw.phh.infer import Cards
+from triple_draw.phh.timing import Slot
+
+
+def replay(
+    rules: Rules,
+    stacks_phh: list[int],
+    seat_of: list[int],
+    button: int,
+    acts: list[Act],
+    cards: Cards,
+    seed: int | None,
+    core: Any,
+    loc: Locator,
+    finishing: list[int] | None,
+) -> Hand:
+    n = len(stacks_phh)
+    pl = {seat: k for k, seat in enumerate(seat_of)}
+    stacks = [0] * n
+    hole: list[Any] = [None] * n
+    for k, seat in enumerate(seat_of):
+        stacks[seat] = stacks_phh[k]
+        if cards.deal[k]:
+            hole[seat] = [s.card for s in cards.deal[k]]
+    # Every card of the history is given (the unknown ones chosen by Cards.fill),
+    # and the engine checks each one at the moment it is dealt, under the hand's own
+    # rules - so the replay reshuffles where the original did.
+    try:
+        if any(h is not None for h in hole):
+            hand = Hand(rules, stacks, button, seed, hole_cards=hole, core=core)
+        else:
+            hand = Hand(rules, stacks, button, seed, core=core)
+    except (CardError, DeckError, ValueError) as e:
+        raise HistoryError(f"{loc.prefix()}the dealt hole cards are impossible: {e}") from None
+    shows: list[Act] = []
+    for a in acts:
+        if a.verb in ("noop", "dh"):
+            continue
+        k = a.player
+        seat = seat_of[k]
+
+        def fail(why: str, a: Act = a, cls: type[HistoryError] = HistoryError) -> HistoryError:
+            return cls(f"{loc.where(a.i, a.text)}: {why}")
+
+        def wrong(why: str, a: Act = a) -> HistoryError:
+            return fail(why, a, OrderError)
+
+        if a.verb in ("show", "muck"):
+            if not hand.is_over:
+                raise wrong(f"p{k + 1} shows or mucks before the showdown ({_situation(hand, pl)})")
+            shows.append(a)
+            continue
+        if hand.is_over:
+            raise wrong("the hand is already over")
+        if hand.actor != seat:
+            raise wrong(f"p{k + 1} acts out of turn: {_situation(hand, pl)}")
+        try:
+            if a.verb == "sd":
+                if not hand.in_draw:
+                    raise wrong(f"p{k + 1} cannot draw: {_situation(hand, pl)}")
+                thrown = [s.card for s in cards.discards[a.i]]
+                r = cards.receive.get(a.i)
+                if r is not None and any(s.card is None for s in r):
+                    try:
+                        _choose_replacements(hand, cards, thrown, r)
+                    except Bad as e:
+                        raise fail(str(e)) from None
+                hand.discard(thrown, receive=None if r is None else [s.card for s in r])
+            elif hand.in_draw:
+                raise wrong(f"p{k + 1} must draw now, not bet ({_situation(hand, pl)})")
+            elif a.verb == "f":
+                hand.fold()
+            elif a.verb == "cc":
+                hand.check_or_call()
+            else:  # cbr
+                want = hand.bet_or_raise_amount()
+                if want is None:
+                    hand.bet_or_raise()  # raises IllegalActionError saying why not
+                if a.amount != want:
+                    kind = "bet" if hand.bet_level == 0 else "raise"
+                    raise wrong(
+                        f"p{k + 1} can only {kind} to exactly {want} (fixed limit), not {a.amount}"
+                    )
+                hand.bet_or_raise()
+        except IllegalActionError as e:
+            # the engine names seats; the history names players
+            why = re.sub(r"\bseat (\d+)", lambda m: f"p{pl[int(m.group(1))] + 1}", str(e))
+            raise fail(why, a, HistoryError if a.verb == "sd" else OrderError) from None
+    if shows:
+        _check_showdown(hand, shows, seat_of, cards, loc)
+    if finishing is not None and hand.is_over:
+        got = [hand.stacks[seat] for seat in seat_of]
+        if got != finishing:
+            raise HistoryError(
+                f"{loc.prefix()}finishing_stacks {finishing} disagree with the replayed hand, "
+                f"which ends with {got}"
+            )
+    return hand
+
+
+def _choose_replacements(hand: Hand, cards: Cards, thrown: list[Any], r: list[Slot]) -> None:
+    """Choose the unknown replacements ``r`` of the actor's discard of ``thrown`` - and
+    with them every unknown card dealt from the same stub - among the cards the engine
+    could deal him."""
+    while True:
+        todo = [x for x, s in enumerate(r) if s.card is None]
+        if not todo:
+            return
+        first = todo[0]
+        given = [s.card for s in r]
+        stub = [c for c in hand.receivable(thrown, given[:first]) if c not in given]
+        cards.fill(r[first].epoch, stub, r[first].start)
+        if r[first].card is None:  # pragma: no cover - its epoch was misjudged
+            raise Bad(
+                "the unknown cards of this history cannot be dealt without a card being "
+                "in two places"
+            )
+
+
+def _situation(hand: Hand, pl: dict[int, int]) -> str:
+    if hand.is_over:
+        return "the hand is over"
+    assert hand.actor is not None
+    who = f"p{pl[hand.actor] + 1}"
+    if hand.in_draw:
+        return f"{who} is to draw (draw {hand.street + 1})"
+    return f"{who} is to act (betting round {hand.street + 1})"
+
+
+class OrderError(HistoryError):
+    """An action out of turn, or a bet the rules do not allow: the same whatever the
+    unknown cards are, so no other choice of them is tried."""
+
+
+class MuckWins(HistoryError):  # noqa: N818
+    def __init__(self, message: str, chosen: bool) -> None:
+        super().__init__(message)
+        self.chosen = chosen
+
+
+def _check_showdown(
+    hand: Hand, shows: list[Act], seat_of: list[int], cards: Cards, loc: Locator
+) -> None:
+    res = hand.result
+    assert res is not None
+    at_showdown = {e.seat for e in res.showdown}
+    seen: set[int] = set()
+    for a in shows:
+        k = a.player
+        seat = seat_of[k]
+
+        def fail(why: str, a: Act = a) -> HistoryError:
+            return HistoryError(f"{loc.where(a.i, a.text)}: {why}")
+
+        if seat not in at_showdown:
+            raise fail(f"p{k + 1} is not in a showdown (folded, or the hand was won without one)")
+        if seat in seen:
+            raise fail(f"p{k + 1} already showed or mucked")
+        seen.add(seat)
+        held = set(hand.hole_ids(seat))
+        if a.verb == "show" and a.cards is not None:
+            shown = {c for c in a.cards if c is not None}
+            if not shown <= held:
+                raise fail(
+                    f"p{k + 1} shows {cards_text(sorted(shown - held))}, "
+                    f"but holds {cards_text(sorted(held))}"
+                )
+        if a.verb == "muck":
+            contested = any(seat in p.winners and len(p.eligible) > 1 for p in res.pots)
+            if contested:
+                raise MuckWins(
+                    f"{loc.where(a.i, a.text)}: p{k + 1} mucks, but his hand wins a pot at the "
+                    "showdown: triple_draw has no voluntary muck of a winning hand",
+                    chosen=any(s.player == k and s.chosen for s in cards.slots),
+                )

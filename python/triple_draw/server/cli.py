@@ -1,0 +1,186 @@
+"""``triple-draw serve``: its options, and starting uvicorn.
+
+This module imports only the standard library at import time, so ``triple-draw --help``
+works without the ``server`` extra; ``serve`` then says which package is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from typing import Any
+
+__all__ = ["add_serve_parser", "build_tables", "run"]
+
+EXTRA_HINT = "pip install 'triple_draw[server]'"
+REQUIRED = ("starlette", "uvicorn", "websockets", "fastjsonschema")
+PRESETS = ("live", "wsop", "online", "pokerkit")
+
+
+def _positive(kind: type) -> Any:
+    def parse(text: str) -> Any:
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if v < 0:
+            raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+        return v
+
+    return parse
+
+
+def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
+    """Add the ``serve`` subcommand to the ``triple-draw`` subparsers."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "serve",
+        help="run a table server with a web table (extra: server)",
+        description="Run the table server: tables play continuously, people play in the "
+        "browser, bots fill empty seats, every action is stored in SQLite. Needs "
+        f"{EXTRA_HINT}.",
+        epilog="Example: triple-draw serve --tables 2 --bots 2 --clock 20",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    p.add_argument(
+        "--db", default="triple_draw.sqlite3", help="SQLite file (default ./triple_draw.sqlite3)"
+    )
+    p.add_argument("--tables", type=_positive(int), default=3, help="number of tables (default 3)")
+    p.add_argument("--seats", type=int, default=6, help="seats per table, 2-8 (default 6)")
+    p.add_argument(
+        "--small-bet", type=int, default=2, help="small bet (default 2: 1/2 blinds, 2/4)"
+    )
+    p.add_argument("--rules", choices=PRESETS, default="live", help="rules preset (default live)")
+    p.add_argument(
+        "--buy-in",
+        type=int,
+        default=None,
+        help="chips a player sits down with (default 50 big bets)",
+    )
+    p.add_argument(
+        "--bots", type=_positive(int), default=2, help="seats kept filled by bots (default 2)"
+    )
+    p.add_argument(
+        "--bot", default="heuristic", help="bot kind: heuristic, random, call (default heuristic)"
+    )
+    p.add_argument(
+        "--clock", type=_positive(float), default=30.0, help="action clock, seconds (default 30)"
+    )
+    p.add_argument(
+        "--bot-delay", type=_positive(float), default=0.8, help="seconds a bot thinks (default 0.8)"
+    )
+    p.add_argument(
+        "--hand-pause", type=_positive(float), default=3.0, help="seconds between hands (default 3)"
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=None,
+        metavar="ORIGIN",
+        help="an Origin allowed to open the WebSocket, e.g. https://poker.example (repeatable; "
+        "default: the server's own origin)",
+    )
+    p.add_argument(
+        "--rate",
+        type=_positive(float),
+        default=50.0,
+        help="messages per second one connection may send (default 50; burst: twice that)",
+    )
+    p.add_argument(
+        "--fsync", action="store_true", help="fsync every action (survives power loss; slower)"
+    )
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    p.set_defaults(func=run)
+    return p
+
+
+def build_tables(args: argparse.Namespace) -> list[Any]:
+    """The table configurations the options describe (ValueError for a bad combination)."""
+    from triple_draw.game import Rules
+    from triple_draw.server.tables import TableConfig
+
+    if args.tables < 1:
+        raise ValueError("--tables must be at least 1")
+    if not 2 <= args.seats <= 8:
+        raise ValueError(f"--seats must be 2..8, got {args.seats}")
+    if args.bots >= args.seats:
+        raise ValueError(f"--bots {args.bots} leaves no seat for a person at {args.seats} seats")
+    rules = getattr(Rules, args.rules)(args.small_bet, max_players=args.seats)
+    buy_in = args.buy_in if args.buy_in is not None else 50 * rules.big_bet
+    if buy_in < rules.big_blind:
+        raise ValueError(f"--buy-in {buy_in} is less than the big blind {rules.big_blind}")
+    from triple_draw.bots import make_bot
+
+    make_bot(args.bot)  # ValueError naming the bot if unknown
+    return [
+        TableConfig(
+            id=f"t{k + 1}",
+            name=f"Table {k + 1}",
+            rules=rules,
+            buy_in=buy_in,
+            clock=args.clock,
+            bots=args.bots,
+            bot=args.bot,
+            bot_delay=args.bot_delay,
+            hand_pause=args.hand_pause,
+        )
+        for k in range(args.tables)
+    ]
+
+
+def run(args: argparse.Namespace) -> int:
+    missing = [m for m in REQUIRED if importlib.util.find_spec(m) is None]
+    if missing:
+        sys.stderr.write(
+            f"triple-draw serve: error: the server needs {', '.join(missing)}: {EXTRA_HINT}\n"
+        )
+        return 2
+    import socket
+
+    import uvicorn
+
+    from triple_draw.server.app import ServerSettings, create_app
+    from triple_draw.server.store import SQLiteStore
+
+    tables = build_tables(args)
+    store = SQLiteStore(args.db, synchronous="FULL" if args.fsync else "NORMAL")
+    app = create_app(
+        tables,
+        store,
+        ServerSettings(
+            allowed_origins=args.allow_origin, rate=args.rate, burst=max(1, int(2 * args.rate))
+        ),
+    )
+    # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets that
+    # say so, and small frames would otherwise wait for delayed ACKs (~40 ms)
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as e:
+        store.close()
+        raise ValueError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"triple-draw serve: open http://{shown}:{port}/ (database {args.db})", flush=True)
+    config = uvicorn.Config(
+        app,
+        log_level=args.log_level,
+        ws_max_size=64 * 1024,
+        # frames are small and mostly sent on fast links: compression costs more CPU
+        # than it saves
+        ws_per_message_deflate=False,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        server_header=False,
+    )
+    # the WebSocket library's debug log can print frames, and frames carry seat tokens
+    import logging
+
+    for name in ("websockets", "uvicorn.protocols.websockets"):
+        logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger(name).level))
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0

@@ -1,0 +1,487 @@
+// The web table: one WebSocket speaking protocol v1 (docs/server.md). No build step.
+// The page only offers what the server lists in legal_actions; the server checks again.
+"use strict";
+
+const V = 1;
+const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+const RANK_NAMES = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
+
+const $ = (id) => document.getElementById(id);
+
+const st = {
+  tableId: null,
+  tables: [],
+  info: null,
+  ws: null,
+  seat: null,
+  seats: [],
+  button: null,
+  hand: null,
+  events: [],
+  clock: null,
+  clockAt: 0,
+  selected: new Set(),
+  retry: 0,
+  pending: false,
+};
+
+function tokenKey() { return "triple-draw-token:" + st.tableId; }
+function send(msg) {
+  if (st.ws && st.ws.readyState === WebSocket.OPEN) st.ws.send(JSON.stringify(Object.assign({ v: V }, msg)));
+}
+function seatName(s) {
+  const x = st.seats[s];
+  return x ? x.name : "Seat " + (s + 1);
+}
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+function cardEl(card, tag) {
+  const e = el(tag || "span", "card suit-" + card[1]);
+  e.textContent = (card[0] === "T" ? "10" : card[0]) + SUITS[card[1]];
+  e.setAttribute("aria-label", (RANK_NAMES[card[0]] || card[0]) + " of " + SUIT_NAMES[card[1]]);
+  e.dataset.card = card;
+  return e;
+}
+function backEl() {
+  const e = el("span", "card back");
+  e.setAttribute("aria-hidden", "true");
+  return e;
+}
+
+// ---- connection -------------------------------------------------------------------------
+
+async function loadTables() {
+  const r = await fetch("/api/tables");
+  const doc = await r.json();
+  st.tables = doc.tables;
+  const sel = $("table-select");
+  sel.textContent = "";
+  for (const t of st.tables) {
+    const o = el("option", null, `${t.name} — ${t.stakes.small_bet}/${t.stakes.big_bet} (${t.players}/${t.max_players})`);
+    o.value = t.id;
+    sel.appendChild(o);
+  }
+  const want = new URLSearchParams(location.search).get("table");
+  st.tableId = st.tables.some((t) => t.id === want) ? want : st.tables[0].id;
+  sel.value = st.tableId;
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(st.tableId)}`);
+  st.ws = ws;
+  setStatus("connecting…");
+  ws.onopen = () => {
+    st.retry = 0;
+    const token = localStorage.getItem(tokenKey());
+    send(token ? { type: "hello", token } : { type: "hello" });
+  };
+  ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
+  ws.onclose = () => {
+    if (st.ws !== ws) return;
+    setStatus("disconnected — reconnecting…");
+    st.retry = Math.min(st.retry + 1, 5);
+    setTimeout(connect, 500 * st.retry);
+  };
+}
+
+function setStatus(text) { $("status").textContent = text; }
+
+function onFrame(f) {
+  switch (f.type) {
+    case "welcome":
+      st.info = f.table;
+      st.seat = f.seat;
+      setStatus(f.seat === null ? `watching ${f.table.name}` : `${f.table.name}, seat ${f.seat + 1}`);
+      break;
+    case "joined":
+      localStorage.setItem(tokenKey(), f.token);
+      st.seat = f.seat;
+      setStatus(`${st.info ? st.info.name : "table"}, seat ${f.seat + 1}`);
+      break;
+    case "left":
+      localStorage.removeItem(tokenKey());
+      st.seat = null;
+      setStatus("you left the table");
+      break;
+    case "state":
+      onState(f);
+      break;
+    case "ack":
+      st.pending = false;
+      break;
+    case "error":
+      st.pending = false;
+      if (f.code === "bad_token") {
+        localStorage.removeItem(tokenKey());
+        st.ws.close();
+      }
+      $("hint").textContent = f.message;
+      break;
+  }
+}
+
+function updateTableOption(f) {
+  const t = st.tables.find((x) => x.id === st.tableId);
+  const o = $("table-select").selectedOptions[0];
+  if (!t || !o) return;
+  const n = f.seats.filter((x) => x).length;
+  o.textContent = `${t.name} — ${t.stakes.small_bet}/${t.stakes.big_bet} (${n}/${t.max_players})`;
+}
+
+function onState(f) {
+  updateTableOption(f);
+  const prevHand = st.hand ? st.hand.id : null;
+  st.seat = f.seat;
+  st.seats = f.seats;
+  st.button = f.button;
+  st.hand = f.hand;
+  if (f.events_from === 0) st.events = [];
+  st.events = st.events.slice(0, f.events_from).concat(f.events);
+  st.clock = f.clock;
+  st.clockAt = performance.now();
+  const h = f.hand;
+  if (!h || h.id !== prevHand || h.phase !== "draw" || !isMyTurn()) st.selected.clear();
+  st.pending = false;
+  render();
+}
+
+// ---- rendering --------------------------------------------------------------------------
+
+function isMyTurn() {
+  const h = st.hand;
+  return !!h && st.seat !== null && h.actor === st.seat && h.legal_actions.length > 0;
+}
+function legal(kind) {
+  const h = st.hand;
+  return h ? h.legal_actions.find((a) => a.kind === kind) : undefined;
+}
+
+function render() {
+  renderSeats();
+  renderCenter();
+  renderMe();
+  renderLog();
+  renderClock();
+}
+
+function seatPositions(m) {
+  // around an ellipse, the viewer's seat (or seat 0) at the bottom
+  const base = st.seat === null ? 0 : st.seat;
+  const pos = [];
+  for (let s = 0; s < m; s++) {
+    const k = (s - base + m) % m;
+    const a = Math.PI / 2 + (2 * Math.PI * k) / m;
+    pos.push([50 + 42 * Math.cos(a), 48 + 37 * Math.sin(a)]);
+  }
+  return pos;
+}
+
+function renderSeats() {
+  const box = $("seats");
+  box.textContent = "";
+  const h = st.hand;
+  const m = st.seats.length;
+  const pos = seatPositions(m);
+  const players = {};
+  if (h) for (const p of h.players) players[p.seat] = p;
+  const shown = {};
+  if (h && h.result) for (const e of h.result.showdown) shown[e.seat] = e;
+  const won = {};
+  if (h && h.result) for (const pot of h.result.pots) for (const [s, x] of pot.shares) won[s] = (won[s] || 0) + x;
+  for (let s = 0; s < m; s++) {
+    const x = st.seats[s];
+    const div = el("div", "seat");
+    div.id = "seat-" + s;
+    div.style.left = pos[s][0] + "%";
+    div.style.top = pos[s][1] + "%";
+    if (!x) {
+      div.classList.add("empty");
+      div.appendChild(el("div", "name", "empty seat " + (s + 1)));
+      box.appendChild(div);
+      continue;
+    }
+    const p = players[s];
+    if (s === st.seat) div.classList.add("mine");
+    if (h && h.actor === s) div.classList.add("acting");
+    if (p && p.folded) div.classList.add("folded");
+    if (x.sitting_out) div.classList.add("out");
+    const name = el("div", "name", x.name + (x.bot ? " (bot)" : ""));
+    if (!x.connected) name.textContent += " (away)";
+    div.appendChild(name);
+    div.appendChild(el("div", "stack", String(x.stack)));
+    if (st.button === s) {
+      const b = el("span", "dealer", "D");
+      b.title = "button";
+      b.setAttribute("aria-label", "dealer button");
+      div.appendChild(b);
+    }
+    const cards = el("div", "cards");
+    if (p) {
+      const sh = shown[s];
+      if (sh && sh.shown && sh.cards) {
+        for (const c of sh.cards) cards.appendChild(cardEl(c));
+      } else if (s !== st.seat) {
+        for (let i = 0; i < p.cards; i++) cards.appendChild(backEl());
+      }
+      if (p.draws.length) div.appendChild(el("div", "draws", "drew " + p.draws.join(", ")));
+      if (p.bet > 0) div.appendChild(el("div", "bet", "bet " + p.bet));
+      if (p.all_in) div.appendChild(el("div", "tag", "all-in"));
+      if (sh) div.appendChild(el("div", "handname", sh.shown ? sh.name : "mucks"));
+      if (won[s]) div.appendChild(el("div", "won", "wins " + won[s]));
+    } else if (x.sitting_out) {
+      div.appendChild(el("div", "tag", "sitting out"));
+    }
+    div.appendChild(cards);
+    const label = [x.name, "stack " + x.stack];
+    if (p && p.folded) label.push("folded");
+    if (h && h.actor === s) label.push("to act");
+    div.setAttribute("aria-label", label.join(", "));
+    box.appendChild(div);
+  }
+}
+
+const STREETS = ["first betting round", "second betting round", "third betting round", "last betting round"];
+function renderCenter() {
+  const h = st.hand;
+  $("pot").textContent = "Pot " + (h ? h.pot : 0);
+  let street = "";
+  if (h) {
+    if (h.phase === "bet") street = STREETS[h.street];
+    else if (h.phase === "draw") street = "draw " + (h.street + 1) + " of 3";
+    else street = "hand over";
+  } else {
+    street = "waiting for players";
+  }
+  $("street").textContent = street;
+  const res = $("result");
+  res.textContent = "";
+  if (h && h.result) {
+    const names = {};
+    for (const e of h.result.showdown) if (e.shown) names[e.seat] = e.name;
+    for (const pot of h.result.pots) {
+      for (const [s, x] of pot.shares) {
+        const how = names[s] ? ` with ${names[s]}` : "";
+        res.appendChild(el("div", "win-line", `${seatName(s)} wins ${x}${how}`));
+      }
+    }
+  }
+}
+
+function renderMe() {
+  const seated = st.seat !== null;
+  $("join-form").hidden = seated;
+  $("seat-controls").hidden = !seated;
+  if (seated && st.seats[st.seat]) {
+    $("btn-sitout").textContent = st.seats[st.seat].sitting_out ? "Come back" : "Sit out";
+  }
+  const h = st.hand;
+  const hole = $("hole");
+  hole.textContent = "";
+  const myTurn = isMyTurn() && !st.pending;
+  const drawing = myTurn && !!legal("discard");
+  if (h && seated) {
+    h.hole_cards.forEach((c, i) => {
+      const b = cardEl(c, "button");
+      b.type = "button";
+      b.classList.add("hole");
+      const sel = st.selected.has(c);
+      if (sel) b.classList.add("selected");
+      b.setAttribute("aria-pressed", sel ? "true" : "false");
+      b.setAttribute("aria-label", b.getAttribute("aria-label") + (sel ? ", selected to discard" : ""));
+      b.disabled = !drawing;
+      b.title = drawing ? `click (or press ${i + 1}) to discard / keep` : "";
+      b.addEventListener("click", () => toggleCard(c));
+      hole.appendChild(b);
+    });
+  }
+  const thrown = $("thrown");
+  thrown.textContent = "";
+  if (h && seated && h.discards.length) {
+    thrown.appendChild(el("span", "label", "You threw "));
+    for (const c of h.discards) thrown.appendChild(cardEl(c));
+  }
+  const fold = $("btn-fold"), call = $("btn-call"), raise = $("btn-raise"), draw = $("btn-draw");
+  const betting = myTurn && !drawing;
+  fold.hidden = call.hidden = raise.hidden = drawing;
+  draw.hidden = !drawing;
+  fold.disabled = !(betting && legal("fold"));
+  const c = legal("call"), k = legal("check");
+  call.disabled = !(betting && (c || k));
+  call.firstChild.textContent = c ? `Call ${c.amount} ` : "Check ";
+  const b = legal("bet"), r = legal("raise");
+  raise.disabled = !(betting && (b || r));
+  raise.firstChild.textContent = r ? `Raise to ${r.amount} ` : b ? `Bet ${b.amount} ` : "Bet ";
+  const n = st.selected.size;
+  draw.disabled = !drawing;
+  draw.firstChild.textContent = n ? `Draw ${n} ` : "Stand pat ";
+  let hint = "";
+  if (!seated) hint = "You are watching. Sit down to play.";
+  else if (drawing) hint = "Click the cards to throw away (click again to keep), then Draw.";
+  else if (myTurn) hint = "Your turn.";
+  else if (h && h.actor !== null && h.actor !== undefined) hint = `${seatName(h.actor)} to act.`;
+  $("hint").textContent = hint;
+}
+
+function toggleCard(c) {
+  if (!(isMyTurn() && legal("discard"))) return;
+  if (st.selected.has(c)) st.selected.delete(c);
+  else st.selected.add(c);
+  renderMe();
+}
+
+const EVENT_TEXT = {
+  post_ante: (e) => `${seatName(e.seat)} posts an ante of ${e.amount}`,
+  post_small_blind: (e) => `${seatName(e.seat)} posts the small blind ${e.amount}`,
+  post_big_blind: (e) => `${seatName(e.seat)} posts the big blind ${e.amount}`,
+  deal: null,
+  begin_round: (e) => `— ${STREETS[e.amount]} —`,
+  fold: (e) => `${seatName(e.seat)} folds`,
+  check: (e) => `${seatName(e.seat)} checks`,
+  call: (e) => `${seatName(e.seat)} calls (${e.amount})`,
+  bet: (e) => `${seatName(e.seat)} bets ${e.amount}`,
+  raise: (e) => `${seatName(e.seat)} raises to ${e.amount}`,
+  begin_draw: (e) => `— draw ${e.amount + 1} —`,
+  discard: (e) => (e.count ? `${seatName(e.seat)} draws ${e.count}` : `${seatName(e.seat)} stands pat`),
+  reshuffle: (e) => `the discards are reshuffled (${e.amount} cards)`,
+  draw: null,
+  return: (e) => `${e.amount} returned to ${seatName(e.seat)}`,
+  show: (e) => `${seatName(e.seat)} shows ${e.cards.join(" ")}`,
+  muck: (e) => `${seatName(e.seat)} mucks`,
+  win: (e) => `${seatName(e.seat)} wins ${e.amount}`,
+};
+
+function renderLog() {
+  // append only the new entries, so a screen reader announces each event once
+  const ol = $("log");
+  const hid = st.hand ? st.hand.id : null;
+  if (ol.dataset.hand !== String(hid) || Number(ol.dataset.count) > st.events.length) {
+    ol.textContent = "";
+    ol.dataset.hand = String(hid);
+    ol.dataset.count = "0";
+    if (st.hand) ol.appendChild(el("li", "hand-id", `Hand #${st.hand.id}`));
+  }
+  for (const e of st.events.slice(Number(ol.dataset.count))) {
+    const f = EVENT_TEXT[e.kind];
+    if (f) ol.appendChild(el("li", "ev-" + e.kind, f(e)));
+  }
+  ol.dataset.count = String(st.events.length);
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function renderClock() {
+  const c = st.clock;
+  const box = $("clock");
+  if (!c || !st.hand || st.hand.actor !== c.seat) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const left = Math.max(0, c.remaining - (performance.now() - st.clockAt) / 1000);
+  const bar = $("clock-bar");
+  bar.style.width = (100 * left) / (c.total || 1) + "%";
+  bar.setAttribute("aria-valuemax", String(c.total));
+  bar.setAttribute("aria-valuenow", left.toFixed(0));
+  bar.classList.toggle("low", left < 5);
+  $("clock-text").textContent = `${seatName(c.seat)}: ${Math.ceil(left)} s`;
+}
+
+// ---- actions ----------------------------------------------------------------------------
+
+function act(action) {
+  const h = st.hand;
+  if (!h || st.pending) return;
+  st.pending = true;
+  send({ type: "act", hand: h.id, seq: h.seq, action });
+  renderMe();
+}
+
+function onFold() { if (isMyTurn() && legal("fold")) act({ kind: "fold" }); }
+function onCall() {
+  if (!isMyTurn()) return;
+  const c = legal("call"), k = legal("check");
+  if (c) act({ kind: "call", amount: c.amount });
+  else if (k) act({ kind: "check" });
+}
+function onRaise() {
+  if (!isMyTurn()) return;
+  const r = legal("raise"), b = legal("bet");
+  if (r) act({ kind: "raise", amount: r.amount });
+  else if (b) act({ kind: "bet", amount: b.amount });
+}
+function onDraw() {
+  if (isMyTurn() && legal("discard")) act({ kind: "discard", cards: Array.from(st.selected) });
+}
+
+async function downloadHistory() {
+  const token = localStorage.getItem(tokenKey());
+  if (!token) return;
+  const r = await fetch("/api/history", { headers: { Authorization: "Bearer " + token } });
+  if (!r.ok) {
+    $("hint").textContent = await r.text();
+    return;
+  }
+  const url = URL.createObjectURL(await r.blob());
+  const a = el("a");
+  a.href = url;
+  a.download = "my-hands.phhs";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  URL.revokeObjectURL(url);
+}
+
+function onKey(ev) {
+  if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT")) return;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const k = ev.key.toLowerCase();
+  if (k === "f") onFold();
+  else if (k === "c") onCall();
+  else if (k === "r") onRaise();
+  else if (k === "d") onDraw();
+  else if (k >= "1" && k <= "5" && st.hand) {
+    const c = st.hand.hole_cards[Number(k) - 1];
+    if (c) toggleCard(c);
+  } else return;
+  ev.preventDefault();
+}
+
+async function main() {
+  $("join-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = $("join-name").value.trim();
+    if (name) send({ type: "join", name });
+  });
+  $("btn-fold").addEventListener("click", onFold);
+  $("btn-call").addEventListener("click", onCall);
+  $("btn-raise").addEventListener("click", onRaise);
+  $("btn-draw").addEventListener("click", onDraw);
+  $("btn-sitout").addEventListener("click", () => {
+    const me = st.seats[st.seat];
+    send({ type: me && me.sitting_out ? "sit_in" : "sit_out" });
+  });
+  $("btn-leave").addEventListener("click", () => send({ type: "leave" }));
+  $("btn-history").addEventListener("click", downloadHistory);
+  $("table-select").addEventListener("change", (ev) => {
+    st.tableId = ev.target.value;
+    history.replaceState(null, "", "?table=" + encodeURIComponent(st.tableId));
+    const old = st.ws;
+    st.ws = null;
+    if (old) old.close();
+    st.hand = null;
+    st.events = [];
+    st.seat = null;
+    connect();
+  });
+  document.addEventListener("keydown", onKey);
+  setInterval(renderClock, 250);
+  await loadTables();
+  connect();
+}
+
+main();

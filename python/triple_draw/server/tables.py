@@ -1,0 +1,717 @@
+"""A live table: seats, continuous hands, bots, the action clock, and each client's frames.
+
+A :class:`TableRunner` lives on the server's event loop; every method runs there, so the
+state changes of one table never interleave. Each change is committed to the
+:class:`~triple_draw.server.store.Store` before anybody is told about it: an action is
+applied to the hand and stored, and only then acknowledged and sent out. The table's
+whole state is stored when a hand starts, when it ends (with its last action, in one
+transaction) and when the seating changes; loading it applies the hand's later actions
+again. If a write fails the table reloads its last committed state.
+
+Between hands (the cardroom's rules): stacks carry over; the button moves to the next
+player dealt in; a player who joins is dealt in at the next hand; a player who sits out
+is not dealt in until he comes back; a player who leaves takes his chips (at the end of
+the hand if he is in one); a player with no chips left sits out until he leaves. The
+action clock checks or folds - and stands pat in a draw - for a player who does not act
+in time; two timeouts in a row sit him out. A player who sits out, leaves or has timed
+out has his turns played the same way at once. Seats kept for bots are refilled with a
+new bot (and a new buy-in) when a bot goes broke.
+
+Chips are accounted: ``chips_in`` (every buy-in) minus ``chips_out`` (every cash-out) is
+always the sum of the stacks at the table (see :func:`check_chips`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from triple_draw.bots import make_bot
+from triple_draw.errors import IllegalActionError, TripleDrawError
+from triple_draw.game import Action, Hand, Rules
+from triple_draw.server import engine
+from triple_draw.server.protocol import PROTOCOL_VERSION, ProtocolError, hand_frame
+from triple_draw.server.store import Store, StoreError
+
+__all__ = ["Client", "Seat", "TableConfig", "TableRunner", "check_chips", "token_key"]
+
+log = logging.getLogger("triple_draw.server")
+
+STATE_VERSION = 1
+#: Consecutive timeouts after which a player is sat out.
+TIMEOUTS_TO_SIT_OUT = 2
+
+
+def token_key(token: str) -> str:
+    """What the server keeps of a seat token: its SHA-256 digest."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Client(Protocol):
+    """A connection as the table sees it."""
+
+    seat: int | None
+    #: hand id and number of history events already sent (incremental events)
+    sent_hand: int
+    sent_events: int
+
+    def send(self, frame: dict[str, Any]) -> None: ...
+
+    def send_text(self, text: str) -> None: ...
+
+
+@dataclass
+class TableConfig:
+    id: str
+    name: str
+    rules: Rules = field(default_factory=Rules)
+    buy_in: int = 200
+    #: action clock, seconds
+    clock: float = 30.0
+    #: seats the server keeps filled with bots
+    bots: int = 0
+    bot: str = "heuristic"
+    #: seconds a bot waits before acting (so people can follow), and between hands
+    bot_delay: float = 0.8
+    hand_pause: float = 3.0
+    #: deal hands when only bots are seated (otherwise they wait for a person)
+    bots_alone: bool = False
+
+    def info(self) -> dict[str, Any]:
+        r = self.rules
+        return {
+            "id": self.id,
+            "name": self.name,
+            "max_players": r.max_players,
+            "stakes": {
+                "small_blind": r.small_blind,
+                "big_blind": r.big_blind,
+                "small_bet": r.small_bet,
+                "big_bet": r.big_bet,
+                "ante": r.ante,
+            },
+            "buy_in": self.buy_in,
+            "clock_seconds": self.clock,
+        }
+
+
+@dataclass
+class Seat:
+    name: str
+    key: str  # token digest; "" for a bot
+    stack: int
+    bot: bool = False
+    sitting_out: bool = False
+    leaving: bool = False
+
+    def to_doc(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "key": self.key,
+            "stack": self.stack,
+            "bot": self.bot,
+            "sitting_out": self.sitting_out,
+            "leaving": self.leaving,
+        }
+
+    @classmethod
+    def from_doc(cls, d: dict[str, Any]) -> Seat:
+        return cls(
+            d["name"], d["key"], d["stack"], d["bot"], d["sitting_out"], d.get("leaving", False)
+        )
+
+
+def _dumps(x: Any) -> str:
+    return json.dumps(x, separators=(",", ":"))
+
+
+class _Broadcast:
+    """One moment of a table as JSON pieces shared by every connection's frame."""
+
+    def __init__(self, runner: TableRunner) -> None:
+        self.runner = runner
+        self.seats = _dumps(runner._seats_frame())
+        self.button = "null" if runner.button is None else str(runner.button)
+        self.clock = _dumps(runner._clock_frame())
+        self.hand_rest = ""
+        self.events: list[dict[str, Any]] = []
+        self._own: dict[int | None, str] = {}
+        self._events: dict[int, str] = {}
+
+    def hand_json(self, hs: int | None) -> str:
+        """The hand object for hand seat ``hs`` (``None``: a spectator's, no cards)."""
+        text = self._own.get(hs)
+        if text is None:
+            hole, legal, thrown = "[]", "[]", "[]"
+            if hs is not None:
+                hand = self.runner.hand
+                assert hand is not None
+                view = hand.view(hs)
+                hole, legal = _dumps(view["hole_cards"]), _dumps(view["legal_actions"])
+                thrown = _dumps(engine.own_discards(hand, hs))
+            text = (
+                f'{{"hole_cards":{hole},"legal_actions":{legal},"discards":{thrown},'
+                f"{self.hand_rest}"
+            )
+            self._own[hs] = text
+        return text
+
+    def events_json(self, start: int) -> str:
+        text = self._events.get(start)
+        if text is None:
+            text = self._events[start] = _dumps(self.events[start:])
+        return text
+
+
+def check_chips(state: dict[str, Any]) -> int:
+    """Check a stored table state's chip accounting; returns the chips at the table.
+
+    Raises :class:`StoreError` if the stacks (plus a running hand's chips) differ from
+    the chips bought in minus the chips cashed out, or a hand lost or made chips."""
+    seats = state["seats"]
+    total: int = sum(s["stack"] for s in seats if s is not None)
+    hand = state["hand"]
+    if hand is not None and not hand["settled"]:
+        doc = hand["state"]
+        start = sum(doc["starting_stacks"])
+        now = sum(doc["stacks"]) + sum(doc["committed"])
+        outcome = doc.get("outcome")
+        if outcome is not None:  # paid out: the stacks hold everything
+            now = sum(doc["stacks"])
+        if now != start:
+            raise StoreError(f"hand {hand['id']}: started with {start} chips, holds {now}")
+        dealt = [seats[ts]["stack"] for ts in hand["seat_map"]]
+        if sum(dealt) != start:
+            raise StoreError(f"hand {hand['id']}: seats hold {sum(dealt)}, the hand {start}")
+    expected = state["chips_in"] - state["chips_out"]
+    if total != expected:
+        raise StoreError(
+            f"table holds {total} chips; bought in {state['chips_in']} - cashed out "
+            f"{state['chips_out']} = {expected}"
+        )
+    return total
+
+
+class TableRunner:
+    """One table on the event loop (see the module docstring)."""
+
+    def __init__(self, config: TableConfig, store: Store, state: dict[str, Any] | None) -> None:
+        self.config = config
+        self.store = store
+        m = config.rules.max_players
+        self.seats: list[Seat | None] = [None] * m
+        self.button: int | None = None
+        self.chips_in = 0
+        self.chips_out = 0
+        self.hand: Hand | None = None
+        self.hand_id = 0
+        self.seq = 0
+        self.seat_map: tuple[int, ...] = ()
+        self.settled = True
+        self.clients: set[Client] = set()
+        self._bots: dict[int, Any] = {}
+        self._timeouts: dict[int, int] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_for: tuple[Any, ...] | None = None
+        self._deadline: float | None = None
+        self._bot_names = 0
+        if state is not None:
+            self._restore(state)
+
+    # -- persistence ------------------------------------------------------------------------
+
+    def state_doc(self) -> dict[str, Any]:
+        hand = None
+        if self.hand is not None:
+            hand = {
+                "id": self.hand_id,
+                "seq": self.seq,
+                "seat_map": list(self.seat_map),
+                "settled": self.settled,
+                "state": engine.hand_to_doc(self.hand),
+            }
+        return {
+            "version": STATE_VERSION,
+            "seats": [None if s is None else s.to_doc() for s in self.seats],
+            "button": self.button,
+            "chips_in": self.chips_in,
+            "chips_out": self.chips_out,
+            "bot_names": self._bot_names,
+            "hand": hand,
+        }
+
+    def _restore(self, state: dict[str, Any]) -> None:
+        if state.get("version") != STATE_VERSION:
+            raise StoreError(
+                f"table {self.config.id}: unknown state version {state.get('version')!r}"
+            )
+        seats = [None if d is None else Seat.from_doc(d) for d in state["seats"]]
+        m = self.config.rules.max_players
+        if len(seats) != m:
+            raise StoreError(
+                f"table {self.config.id}: stored with {len(seats)} seats, configured with {m}"
+            )
+        self.seats = seats
+        self.button = state["button"]
+        self.chips_in = state["chips_in"]
+        self.chips_out = state["chips_out"]
+        self._bot_names = state.get("bot_names", 0)
+        hand = state["hand"]
+        if hand is None:
+            self.hand = None
+            self.hand_id = self.seq = 0
+            self.seat_map = ()
+            self.settled = True
+        else:
+            self.hand = engine.hand_from_doc(hand["state"])
+            self.hand_id = hand["id"]
+            self.seq = hand["seq"]
+            self.seat_map = tuple(hand["seat_map"])
+            self.settled = hand["settled"]
+            if not self.settled:
+                self._replay()
+        self._bots = {}
+
+    def _replay(self) -> None:
+        """Apply again the actions stored after the hand's stored state: the state holds
+        the deck, so every card dealt is the one dealt before."""
+        hand = self.hand
+        assert hand is not None
+        for seq, ts, action in self.store.actions_since(self.hand_id, self.seq):
+            if seq != self.seq:
+                raise StoreError(f"hand {self.hand_id}: action {self.seq} is missing")
+            try:
+                hand.apply(engine.action_from_message(action), self.seat_map.index(ts))
+            except (TripleDrawError, ValueError) as e:
+                raise StoreError(f"hand {self.hand_id}: stored action {seq}: {e}") from None
+            self.seq += 1
+
+    def _reload(self) -> None:
+        """Back to the last committed state (after a failed write)."""
+        state = self.store.load_tables().get(self.config.id)
+        if state is not None:
+            self._restore(state)
+
+    def _save_seating(self) -> None:
+        try:
+            self.store.save_table(self.config.id, self.state_doc())
+        except StoreError:
+            self._reload()
+            raise
+
+    # -- what clients receive ----------------------------------------------------------------
+
+    @property
+    def in_progress(self) -> bool:
+        return self.hand is not None and not self.hand.is_over
+
+    def _in_hand(self, ts: int | None) -> int | None:
+        if ts is None or self.hand is None:
+            return None
+        try:
+            return self.seat_map.index(ts)
+        except ValueError:
+            return None
+
+    def _seats_frame(self) -> list[dict[str, Any] | None]:
+        connected = {c.seat for c in self.clients}
+        live: dict[int, int] = {}
+        if self.in_progress:
+            assert self.hand is not None
+            live = dict(zip(self.seat_map, self.hand.stacks, strict=True))
+        return [
+            None
+            if s is None
+            else {
+                "name": s.name,
+                "stack": live.get(ts, s.stack),
+                "bot": s.bot,
+                "sitting_out": s.sitting_out or s.leaving,
+                "connected": s.bot or ts in connected,
+            }
+            for ts, s in enumerate(self.seats)
+        ]
+
+    def _clock_frame(self) -> dict[str, Any] | None:
+        if self._deadline is None or not self.in_progress:
+            return None
+        assert self.hand is not None
+        loop = asyncio.get_running_loop()
+        return {
+            "seat": self.seat_map[self.hand.actor],
+            "remaining": round(max(0.0, self._deadline - loop.time()), 2),
+            "total": self.config.clock,
+        }
+
+    def _shared(self) -> _Broadcast:
+        """What every connection's frame of this moment has in common, serialized once."""
+        b = _Broadcast(self)
+        if self.hand is not None:
+            public, events = hand_frame(
+                self.hand.view(0), self.hand_id, self.seq, self.seat_map, own=False
+            )
+            del public["hole_cards"], public["legal_actions"]  # the seat's own, added per seat
+            b.hand_rest = _dumps(public)[1:]  # '"id":...}': the seat's own parts go first
+            b.events = events
+        return b
+
+    def frame_text(self, client: Client, shared: _Broadcast | None = None) -> str:
+        """The state frame for ``client`` as JSON text: only what its seat may see - its
+        own hole cards and legal actions come from ``Hand.view`` of its own seat, the rest
+        from the public view every connection gets."""
+        b = shared or self._shared()
+        hand_json = "null"
+        events_from = 0
+        events_json = "[]"
+        if self.hand is not None:
+            hand_json = b.hand_json(self._in_hand(client.seat))
+            n = len(b.events)
+            if client.sent_hand == self.hand_id and client.sent_events <= n:
+                events_from = client.sent_events
+            events_json = b.events_json(events_from)
+            client.sent_hand = self.hand_id
+            client.sent_events = n
+        seat = "null" if client.seat is None else str(client.seat)
+        return (
+            f'{{"v":{PROTOCOL_VERSION},"type":"state","seat":{seat},"seats":{b.seats},'
+            f'"button":{b.button},"hand":{hand_json},"events":{events_json},'
+            f'"events_from":{events_from},"clock":{b.clock}}}'
+        )
+
+    def frame_for(self, client: Client) -> dict[str, Any]:
+        """:meth:`frame_text` as a dict."""
+        frame: dict[str, Any] = json.loads(self.frame_text(client))
+        return frame
+
+    def broadcast(self) -> None:
+        if not self.clients:
+            return
+        shared = self._shared()
+        for c in list(self.clients):
+            c.send_text(self.frame_text(c, shared))
+
+    # -- clients -----------------------------------------------------------------------------
+
+    def attach(self, client: Client, token: str | None) -> None:
+        """A connection says hello: with a seat token it takes its seat back."""
+        if token is not None:
+            key = token_key(token)
+            seat = next(
+                (
+                    ts
+                    for ts, s in enumerate(self.seats)
+                    if s is not None
+                    and not s.bot
+                    and not s.leaving
+                    and secrets.compare_digest(s.key, key)
+                ),
+                None,
+            )
+            if seat is None:
+                raise ProtocolError("bad_token", "no seat at this table has that token")
+            client.seat = seat
+            self._timeouts.pop(seat, None)
+        self.clients.add(client)
+        client.sent_hand = 0
+        client.sent_events = 0
+        client.send(
+            {
+                "v": PROTOCOL_VERSION,
+                "type": "welcome",
+                "table": self.config.info(),
+                "seat": client.seat,
+            }
+        )
+        self.broadcast()
+
+    def detach(self, client: Client) -> None:
+        self.clients.discard(client)
+        self.broadcast()
+
+    def join(self, client: Client, name: str, seat: int | None) -> str:
+        """Sit ``client`` down; returns the seat token (given to this client only)."""
+        if client.seat is not None:
+            raise ProtocolError("not_allowed", f"you already sit in seat {client.seat}")
+        m = len(self.seats)
+        if seat is None:
+            seat = next((ts for ts in range(m) if self.seats[ts] is None), None)
+            if seat is None:
+                raise ProtocolError("table_full", "every seat is taken")
+        elif seat >= m:
+            raise ProtocolError("bad_message", f"seat must be 0..{m - 1}, got {seat}")
+        elif self.seats[seat] is not None:
+            raise ProtocolError("seat_taken", f"seat {seat} is taken")
+        token = secrets.token_urlsafe(32)
+        self.seats[seat] = Seat(name, token_key(token), self.config.buy_in)
+        self.chips_in += self.config.buy_in
+        self._save_seating()
+        client.seat = seat
+        client.send({"v": PROTOCOL_VERSION, "type": "joined", "seat": seat, "token": token})
+        self._changed()
+        return token
+
+    def _seat_of(self, client: Client) -> Seat:
+        if client.seat is None or self.seats[client.seat] is None:
+            raise ProtocolError("not_seated", "you have no seat at this table (join first)")
+        s = self.seats[client.seat]
+        assert s is not None
+        return s
+
+    def sit_out(self, client: Client) -> None:
+        s = self._seat_of(client)
+        if not s.sitting_out:
+            s.sitting_out = True
+            self._save_seating()
+        self._changed()
+
+    def sit_in(self, client: Client) -> None:
+        s = self._seat_of(client)
+        if s.stack == 0 and self._in_hand(client.seat) is None:
+            raise ProtocolError("not_allowed", "you have no chips left: leave and join again")
+        if s.sitting_out:
+            s.sitting_out = False
+            assert client.seat is not None
+            self._timeouts.pop(client.seat, None)
+            self._save_seating()
+        self._changed()
+
+    def leave(self, client: Client) -> None:
+        """The player leaves: at once between hands, at the end of the hand if he is in
+        it (his turns are folded meanwhile)."""
+        s = self._seat_of(client)
+        ts = client.seat
+        assert ts is not None
+        if self.in_progress and self._in_hand(ts) is not None:
+            s.leaving = True
+        else:
+            self.chips_out += s.stack
+            self.seats[ts] = None
+        self._save_seating()
+        for c in list(self.clients):
+            if c.seat == ts:
+                c.seat = None
+                c.send({"v": PROTOCOL_VERSION, "type": "left"})
+        self._changed()
+
+    def act(self, client: Client, hand_id: int, seq: int, message: dict[str, Any]) -> None:
+        """A player's action answering action number ``seq`` of hand ``hand_id``."""
+        self._seat_of(client)
+        ts = client.seat
+        if self.hand is None or hand_id != self.hand_id or not self.in_progress:
+            raise ProtocolError("stale", f"hand {hand_id} is not the hand in progress")
+        if seq != self.seq:
+            raise ProtocolError(
+                "stale", f"action {seq} of hand {hand_id} was already played (now {self.seq})"
+            )
+        hs = self._in_hand(ts)
+        if hs is None:
+            raise ProtocolError("not_allowed", "you are not in this hand")
+        if self.hand.actor != hs:
+            raise ProtocolError("illegal", "it is not your turn")
+        try:
+            action = engine.action_from_message(message)
+        except (TripleDrawError, ValueError) as e:
+            raise ProtocolError("illegal", str(e)) from None
+        assert ts is not None
+        self._timeouts.pop(ts, None)
+        self._apply(ts, action)
+        client.send({"v": PROTOCOL_VERSION, "type": "ack", "hand": hand_id, "seq": seq})
+        self._changed()
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def _apply(self, ts: int, action: Action) -> None:
+        """Apply and commit an action of table seat ``ts`` (the actor)."""
+        hand = self.hand
+        assert hand is not None
+        try:
+            hand.apply(action, self.seat_map.index(ts))
+        except IllegalActionError as e:
+            raise ProtocolError("illegal", str(e)) from None
+        seq = self.seq
+        self.seq += 1
+        # the action alone is enough to resume (it is applied again to the stored state);
+        # the state itself is written when the hand ends, settled, with its last action
+        state = finish = None
+        if hand.is_over:
+            finish = self._settle()
+            state = self.state_doc()
+        try:
+            self.store.record_action(
+                self.config.id, self.hand_id, seq, ts, action.to_dict(), state, finish
+            )
+        except StoreError:
+            self._reload()
+            raise
+
+    def _settle(self) -> tuple[str, dict[str, Any]]:
+        """Stacks back to the seats; leavers cash out; the broke sit out (bots go)."""
+        hand = self.hand
+        assert hand is not None
+        names = []
+        for hs, ts in enumerate(self.seat_map):
+            s = self.seats[ts]
+            assert s is not None
+            s.stack = hand.stacks[hs]
+            names.append(s.name)
+        for ts, s in enumerate(self.seats):
+            if s is None:
+                continue
+            if s.leaving or (s.bot and s.stack == 0):
+                self.chips_out += s.stack
+                self.seats[ts] = None
+                self._bots.pop(ts, None)
+            elif s.stack == 0:
+                s.sitting_out = True
+        self.settled = True
+        text = engine.history_text(hand, None, self.hand_id, names, self.config.name)
+        return text, engine.hand_to_doc(hand)
+
+    def _refill_bots(self) -> bool:
+        want = self.config.bots - sum(1 for s in self.seats if s is not None and s.bot)
+        changed = False
+        for ts in range(len(self.seats)):
+            if want <= 0:
+                break
+            if self.seats[ts] is None:
+                self._bot_names += 1
+                self.seats[ts] = Seat(f"Bot {self._bot_names}", "", self.config.buy_in, bot=True)
+                self.chips_in += self.config.buy_in
+                want -= 1
+                changed = True
+        return changed
+
+    def _dealt_in(self) -> list[int]:
+        return [
+            ts
+            for ts, s in enumerate(self.seats)
+            if s is not None and s.stack > 0 and not s.sitting_out and not s.leaving
+        ]
+
+    def _next_hand(self) -> None:
+        if self.in_progress:
+            return
+        changed = self._refill_bots()
+        players = self._dealt_in()
+        seated = {ts: s for ts in players if (s := self.seats[ts]) is not None}
+        people = [ts for ts, s in seated.items() if not s.bot]
+        if len(players) < 2 or (not people and not self.config.bots_alone):
+            if changed:
+                self._save_seating()
+            self.broadcast()
+            return
+        stacks: list[int | None] = [None] * len(self.seats)
+        for ts, s in seated.items():
+            stacks[ts] = s.stack
+        hand, seat_map = engine.deal(self.config.rules, stacks, self.button)
+        self.hand, self.seat_map, self.seq, self.settled = hand, seat_map, 0, False
+        self.button = seat_map[hand.button]
+        entries = [
+            (s.key or f"bot:{s.name}", hs, ts, s.name)
+            for hs, ts in enumerate(seat_map)
+            if (s := self.seats[ts]) is not None
+        ]
+
+        def state(hand_id: int) -> dict[str, Any]:
+            self.hand_id = hand_id
+            return self.state_doc()
+
+        try:
+            self.store.begin_hand(self.config.id, entries, state)
+        except StoreError:
+            self._reload()
+            raise
+        self._changed()
+
+    def _auto(self, key: tuple[Any, ...], timed_out: bool) -> None:
+        """The clock ran out, or the actor sits out / leaves: check or fold, stand pat."""
+        if key != (self.hand_id, self.seq) or not self.in_progress:
+            return
+        hand = self.hand
+        assert hand is not None
+        ts = self.seat_map[hand.actor]
+        sat_out = False
+        if timed_out:
+            n = self._timeouts[ts] = self._timeouts.get(ts, 0) + 1
+            s = self.seats[ts]
+            if n >= TIMEOUTS_TO_SIT_OUT and s is not None and not s.sitting_out:
+                s.sitting_out = sat_out = True
+        self._apply(ts, engine.timeout_action(hand))
+        if sat_out and self.in_progress:  # (a finished hand stored the seating already)
+            self._save_seating()
+        self._changed()
+
+    def _bot_act(self, key: tuple[Any, ...]) -> None:
+        if key != (self.hand_id, self.seq) or not self.in_progress:
+            return
+        hand = self.hand
+        assert hand is not None
+        hs = hand.actor
+        ts = self.seat_map[hs]
+        bot = self._bots.get(ts)
+        if bot is None:
+            bot = self._bots[ts] = make_bot(self.config.bot, seed=secrets.randbits(64))
+        action = bot.act(hand.view(hs))
+        if not isinstance(action, Action):
+            action = Action.from_dict(action) if isinstance(action, dict) else Action(action)
+        self._apply(ts, action)
+        self._changed()
+
+    def _guard(self, fn: Callable[..., None], *args: Any) -> None:
+        try:
+            fn(*args)
+        except Exception:  # a timer must never kill the loop; the table keeps its state
+            log.exception("table %s: %s failed; retrying in a second", self.config.id, fn.__name__)
+            self._timer_for = None
+            self._timer = asyncio.get_running_loop().call_later(1.0, self._changed)
+            self.broadcast()
+
+    def _schedule(
+        self, key: tuple[Any, ...], delay: float, fn: Callable[..., None], *args: Any
+    ) -> None:
+        if self._timer_for == key:
+            return  # already waiting for this very decision: keep its clock
+        if self._timer is not None:
+            self._timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._timer_for = key
+        self._timer = loop.call_later(delay, self._guard, fn, *args)
+
+    def _changed(self) -> None:
+        """Plan what happens next (bot move, clock, next hand), then tell everybody."""
+        self._deadline = None
+        if self.in_progress:
+            hand = self.hand
+            assert hand is not None
+            ts = self.seat_map[hand.actor]
+            s = self.seats[ts]
+            assert s is not None
+            key = (self.hand_id, self.seq)
+            if s.bot:
+                self._schedule(("bot", *key), self.config.bot_delay, self._bot_act, key)
+            elif s.sitting_out or s.leaving:
+                self._schedule(("auto", *key), 0.0, self._auto, key, False)
+            else:
+                self._schedule(("clock", *key), self.config.clock, self._auto, key, True)
+                assert self._timer is not None
+                self._deadline = self._timer.when()
+        else:
+            delay = self.config.hand_pause if self.hand is not None else 0.0
+            self._schedule(("next", self.hand_id, len(self._dealt_in())), delay, self._next_hand)
+        self.broadcast()
+
+    def start(self) -> None:
+        """Begin running (on the event loop): resume the hand in progress or deal."""
+        self._changed()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = None
+        self._timer_for = None

@@ -1,0 +1,264 @@
+"""The command line at its edges (docs/cli.md): arguments beyond their documented bounds,
+bots that are not bots, missing optional extras, Ctrl-C, the JSON documents' version, and
+the play screen's wording. Each bad argument is one line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+from triple_draw.cli import JSON_SCHEMA_VERSION, MAX_HANDS, MAX_THREADS, MAX_TRIALS, main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(code: int, err: str, *words: str) -> None:
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+
+
+# -- bots that are not bots -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec", ["subprocess:Popen", "os:system", "builtins:print", "triple_draw.bots:make_bot"]
+)
+def test_bots_naming_a_class_that_is_not_a_bot_is_refused_before_it_is_called(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, spec: str
+) -> None:
+    import subprocess as sp
+
+    def trap(*a: Any, **k: Any) -> None:  # pragma: no cover - must never run
+        raise AssertionError("the named callable was called")
+
+    monkeypatch.setattr(sp, "Popen", trap)
+    code, _, err = run(capsys, "simulate", "--hands", "5", "--bots", spec)
+    one_line_error(code, err, "--bots", "not a bot class")
+
+
+def test_bots_naming_a_bot_class_by_import_path_works(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "simulate", "--hands", "20", "--seed", "1", "--bots", "triple_draw.bots:RandomBot"
+    )
+    assert code == 0 and "RandomBot" not in out and "random" in out
+
+
+# -- bounds -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["simulate", "--hands", str(10**15)], ["--hands", "between 1 and"]),
+        (["simulate", "--hands", str(MAX_HANDS + 1)], ["--hands"]),
+        (["simulate", "--workers", "64", "--hands", "1"], ["--workers 64", "1 chunk"]),
+        (["simulate", "--workers", "3", "--hands", "2000"], ["--workers 3", "2 chunks"]),
+        (["simulate", "--workers", "100000"], ["--workers"]),
+        (["equity", "7c5d4h3sKd", "?", "--threads", str(MAX_THREADS + 1)], ["--threads"]),
+        (["equity", "7c5d4h3sKd", "?", "--threads", str(2**63)], ["--threads"]),
+        (["discard", "7c5d4h3sKd", "--trials", str(MAX_TRIALS + 1)], ["--trials"]),
+        (["equity", "7c5d4h3sKd", "?", "--trials", "0"], ["--trials"]),
+    ],
+)
+def test_arguments_beyond_their_documented_bounds_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: list[str]
+) -> None:
+    code, _, err = run(capsys, *argv)
+    one_line_error(code, err, *words)
+
+
+def test_the_bounds_are_the_libraries_bounds() -> None:
+    from triple_draw import analysis, simulation
+    from triple_draw._executors import MAX_WORKERS
+    from triple_draw.cli import MAX_WORKERS as CLI_MAX_WORKERS
+
+    assert simulation.MAX_HANDS == MAX_HANDS
+    assert analysis.MAX_THREADS == MAX_THREADS and analysis.MAX_TRIALS == MAX_TRIALS
+    assert MAX_WORKERS == CLI_MAX_WORKERS
+
+
+def test_workers_up_to_the_number_of_chunks_are_accepted(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["simulate", "--hands", "40", "--chunk-size", "20", "--seed", "3", "--json"]
+    code, out, err = run(capsys, *argv, "--workers", "2", "--executor", "threads")
+    assert code == 0, err
+    code, out1, _ = run(capsys, *argv)
+    a, b = json.loads(out), json.loads(out1)
+    assert a["seats"] == b["seats"] and a["executor"] == "threads(2)"
+
+
+# -- optional extras --------------------------------------------------------------------------
+
+
+def test_ray_executor_without_ray_is_one_line_naming_the_extra(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_import = builtins.__import__
+
+    def no_ray(name: str, *a: Any, **k: Any) -> Any:
+        if name == "ray" or name.startswith("ray."):
+            raise ImportError("No module named 'ray'")
+        return real_import(name, *a, **k)
+
+    monkeypatch.delitem(sys.modules, "ray", raising=False)
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    code, _, err = run(capsys, "simulate", "--hands", "10", "--executor", "ray")
+    one_line_error(code, err, "pip install 'triple_draw[ray]'")
+
+
+def test_missing_extra_is_a_package_error_and_an_import_error() -> None:
+    from triple_draw.errors import MissingExtraError, TripleDrawError
+
+    assert issubclass(MissingExtraError, TripleDrawError)
+    assert issubclass(MissingExtraError, ImportError)
+
+
+# -- Ctrl-C -----------------------------------------------------------------------------------
+
+
+def _interrupt(argv: list[str], after: float) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "triple_draw", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    time.sleep(after)
+    assert p.poll() is None, "the command ended before it could be interrupted"
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert time.monotonic() - t0 < 30
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess is POSIX")
+@pytest.mark.parametrize("workers", [[], ["--workers", "2"]])
+def test_ctrl_c_stops_simulate_cleanly_with_status_130(workers: list[str]) -> None:
+    p = _interrupt(
+        ["simulate", "--hands", "100000000", "--chunk-size", "200", "--seed", "1", *workers], 3.0
+    )
+    assert p.returncode == 130, p.stderr
+    assert "Traceback" not in p.stderr and "interrupted" in p.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a subprocess is POSIX")
+def test_ctrl_c_stops_a_long_exact_analysis() -> None:
+    p = _interrupt(
+        ["equity", "7c5d4h3sKd", "?", "--draws", "1", "--method", "exact", "--threads", "1"], 2.5
+    )
+    assert p.returncode == 130, p.stderr
+    assert "Traceback" not in p.stderr
+
+
+# -- help and JSON ----------------------------------------------------------------------------
+
+
+def test_simulate_help_has_no_doubled_percent(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--help")
+    assert code == 0 and "%%" not in out and "95 percent" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--hands", "10", "--seed", "1", "--players", "2"],
+        ["equity", "7c5d4h3s2c", "8c6d5h4s2d", "--draws", "0"],
+        ["discard", "7c5d4h3sKd", "--target", "7"],
+        ["eval", "7c5d4h3s2c"],
+    ],
+)
+def test_every_json_document_carries_its_schema_version(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    code, out, _ = run(capsys, *argv, "--json")
+    doc = json.loads(out)
+    assert code == 0 and isinstance(doc, dict)
+    assert next(iter(doc)) == "schema_version" and doc["schema_version"] == JSON_SCHEMA_VERSION
+
+
+# -- strategies as lows -----------------------------------------------------------------------
+
+
+def test_strategies_show_lows_not_raw_ranks(capsys: pytest.CaptureFixture[str]) -> None:
+    from triple_draw._cli_analysis import low_text, parse_strategy, strategy_text
+
+    assert low_text(18) == "8" and low_text(52) == "9" and low_text(4) == "7"
+    assert low_text(17) == "rank:17"
+    for spec in ["keep:8", "keep:9:8", "keep:9:9-7", "pat", "discard:Kd", "discard:7cKd:keep:9"]:
+        s = parse_strategy(spec)
+        assert strategy_text(s) == spec
+    assert strategy_text(parse_strategy("standard")) == "keep:8"
+    assert strategy_text(parse_strategy("discard:Kd:pat")) == "discard:Kd:pat"
+    assert strategy_text(parse_strategy("discard::pat")) == "discard::pat"
+    code, out, _ = run(
+        capsys, "equity", "7c5d4h3sKd", "8c6d5h4s2c", "--draws", "1", "--strategy", "keep:9:8"
+    )
+    assert code == 0 and "keep:9:8" in out and "pat=" not in out
+
+
+# -- the play screen --------------------------------------------------------------------------
+
+
+def _play(seed: int, answers: Any, players: int = 2, hands: int = 1) -> str:
+    from triple_draw._play import TerminalGame
+
+    out = io.StringIO()
+    game = TerminalGame(
+        players=players, seed=seed, stack=200, input_fn=lambda: answers(out), out=out,
+        max_hands=hands,
+    )  # fmt: skip
+    assert game.run() == 0
+    return out.getvalue()
+
+
+def test_play_speaks_of_you_in_the_second_person() -> None:
+    def fold_at_once(out: io.StringIO) -> str:
+        prompt = out.getvalue().rsplit("\n", 1)[-1]
+        return "pat" if "Discard" in prompt else ("r" if "aise" in prompt else "c")
+
+    text = "".join(_play(seed, fold_at_once, hands=3) for seed in range(1, 6))
+    assert "You has" not in text and "returned to You" not in text
+    assert "You have the button" in text
+    for line in text.splitlines():
+        if "uncalled" in line:
+            assert "uncalled chip" in line, line
+
+
+def test_play_hint_names_the_call_the_prompt_offers() -> None:
+    state = {"hinted": False}
+
+    def ask_hint(out: io.StringIO) -> str:
+        prompt = out.getvalue().rsplit("\n", 1)[-1]
+        if "Your move" in prompt and not state["hinted"]:
+            state["hinted"] = True
+            return "hint"
+        state["hinted"] = False
+        return "pat" if "Discard" in prompt else "c"
+
+    text = "".join(_play(seed, ask_hint, players=3, hands=2) for seed in range(1, 8))
+    # the prompt line is followed on the same line by the hint given at it
+    calls = [line for line in text.splitlines() if "heuristic bot would call" in line]
+    assert calls
+    for line in calls:
+        amount = line.split("would call ")[1].rstrip(".")
+        assert f"[c]all {amount}," in line or f"[c]all {amount}:" in line, line

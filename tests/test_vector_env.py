@@ -1,0 +1,267 @@
+"""The batched environment triple_draw.envs.vector: observations equal to the per-hand
+encoding (only what the acting seat may know), Gymnasium's autoreset modes and info
+conventions, seeded hands that do not depend on the number of hands or the order of
+steps, the same hands driven through Hand, and refused bad actions."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium", minversion="1.1")
+
+from triple_draw.envs import encoding
+from triple_draw.envs.vector import TripleDrawVectorEnv, hand_seed
+from triple_draw.errors import BatchTypeError, IllegalActionError, TripleDrawError
+from triple_draw.game import Hand, Rules
+
+
+def policy(mask: np.ndarray, keys: list[tuple[int, ...]]) -> np.ndarray:
+    """A legal action per hand chosen from a key of the hand alone (slot, episode, step),
+    so that a hand is played the same whatever else is in the batch."""
+    out = np.zeros(len(mask), dtype=np.int64)
+    for i, key in enumerate(keys):
+        legal = np.flatnonzero(mask[i])
+        if legal.size:
+            out[i] = legal[random.Random(repr(key)).randrange(legal.size)]
+    return out
+
+
+def run(env: TripleDrawVectorEnv, seed: int, steps: int, record=None):
+    """Play ``steps`` steps; returns {(slot, episode): final hand}."""
+    obs, info = env.reset(seed=seed)
+    n_in_hand = [0] * env.num_envs
+    finished = {}
+    for _ in range(steps):
+        keys = [(i, int(info["episode"][i]), n_in_hand[i]) for i in range(env.num_envs)]
+        actions = policy(info["action_mask"], keys)
+        if record is not None:
+            record(env, obs, info)
+        hands = list(env.hands)
+        episodes = info["episode"].copy()
+        obs, rewards, term, trunc, info = env.step(actions)
+        assert not trunc.any()
+        for i in range(env.num_envs):
+            n_in_hand[i] += 1
+            if term[i]:
+                h = hands[i]
+                assert h.is_over
+                net = np.array(h.result.net, dtype=np.float32) / env.reward_scale
+                assert np.array_equal(rewards[i], net)
+                finished[(i, int(episodes[i]))] = h
+            else:
+                assert not rewards[i].any()
+            if info["episode"][i] != episodes[i]:
+                n_in_hand[i] = 0
+    return finished
+
+
+def check_observations(env, obs, info) -> None:
+    """Each row is encode(hand, seat) of the seat named in info["seat"]."""
+    assert env.observation_space.contains(obs)
+    for i, h in enumerate(env.hands):
+        seat = int(info["seat"][i])
+        assert np.array_equal(obs[i], encoding.encode(h, seat)), (i, seat)
+        if h.actor is None:
+            assert info["actor"][i] == -1 and not info["action_mask"][i].any()
+        else:
+            assert info["actor"][i] == seat == h.actor
+            assert np.array_equal(info["action_mask"][i], encoding.action_mask(h))
+
+
+@pytest.mark.parametrize(
+    "n_players, rules, stacks",
+    [
+        (2, Rules(), 100),
+        (3, Rules.online(ante=1), [20, 40, 60]),
+        (6, Rules(), 30),
+        (8, Rules(max_players=8, raise_cap=4), 50),
+        (2, Rules(heads_up_uncapped=True), 7),
+    ],
+)
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_observations_are_the_encoding_of_the_acting_seat(n_players, rules, stacks, mode):
+    env = TripleDrawVectorEnv(
+        num_envs=5, num_players=n_players, rules=rules, stacks=stacks, autoreset_mode=mode
+    )
+    finished = run(env, seed=1, steps=60, record=check_observations)
+    assert finished
+
+
+def test_hands_do_not_depend_on_the_batch_size_or_step_order() -> None:
+    small = run(TripleDrawVectorEnv(num_envs=2, num_players=3), seed=9, steps=80)
+    big = run(TripleDrawVectorEnv(num_envs=5, num_players=3), seed=9, steps=80)
+    same = run(
+        TripleDrawVectorEnv(num_envs=5, num_players=3, autoreset_mode="same_step"),
+        seed=9,
+        steps=80,
+    )
+    common = set(small) & set(big) & set(same)
+    assert len(common) >= 4
+    for key in common:
+        docs = {x[key].to_dict()["history"].__repr__() for x in (small, big, same)}
+        assert len(docs) == 1, key
+    other = run(TripleDrawVectorEnv(num_envs=2, num_players=3), seed=10, steps=80)
+    assert other[(0, 0)].to_dict()["history"] != small[(0, 0)].to_dict()["history"]
+
+
+def test_the_same_hands_through_hand() -> None:
+    """Every hand is Hand(rules, stacks, *hand_args(slot, episode)) played with the same
+    action numbers: same history, same result."""
+    rules = Rules.online()
+    env = TripleDrawVectorEnv(num_envs=4, num_players=4, rules=rules, stacks=40)
+    log: dict[tuple[int, int], list[int]] = {}
+    played: dict[tuple[int, int], Hand] = {}
+    _obs, info = env.reset(seed=123)
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        actions = env.sample_actions(info["action_mask"], rng)
+        for i in range(4):
+            key = (i, int(info["episode"][i]))
+            played[key] = env.hands[i]
+            if info["actor"][i] >= 0:
+                log.setdefault(key, []).append(int(actions[i]))
+        _obs, _rewards, _term, _trunc, info = env.step(actions)
+    finished = 0
+    for (i, e), actions in log.items():
+        button, key = env.hand_args(i, e)
+        assert key == hand_seed(123, i, e)
+        h = Hand(rules, [40] * 4, button, key)
+        for a in actions:
+            encoding.apply(h, a)
+        assert h.to_dict() == played[(i, e)].to_dict()
+        if h.is_over:
+            finished += 1
+            assert h.result.to_dict() == played[(i, e)].result.to_dict()
+    assert finished >= 8
+
+
+def test_next_step_autoreset() -> None:
+    env = TripleDrawVectorEnv(num_envs=3, num_players=2, stacks=3, reward_scale=2.0)
+    _obs, info = env.reset(seed=0)
+    assert env.metadata["autoreset_mode"].value == "NextStep"
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        _obs, rewards, term, _trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
+        if term.any():
+            break
+    i = int(np.flatnonzero(term)[0])
+    assert info["actor"][i] == -1 and not info["action_mask"][i].any()
+    assert rewards[i].sum() == 0 and rewards[i].any()
+    episode = info["episode"][i]
+    # the next step deals the next hand in that slot, whatever its action
+    actions = env.sample_actions(info["action_mask"], rng)
+    actions[i] = 34
+    _obs, rewards, term, _trunc, info = env.step(actions)
+    assert info["episode"][i] == episode + 1 and info["actor"][i] >= 0
+    assert not term[i] and not rewards[i].any()
+    assert (
+        env.hands[i].to_dict()["history"]
+        == Hand(Rules(), [3, 3], *env.hand_args(i, int(episode) + 1)).to_dict()["history"]
+    )
+
+
+def test_same_step_autoreset_returns_the_final_observation() -> None:
+    env = TripleDrawVectorEnv(num_envs=4, num_players=2, stacks=5, autoreset_mode="same_step")
+    _obs, info = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    seen = 0
+    for _ in range(30):
+        before = list(env.hands)
+        _obs, _rewards, term, _trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
+        assert (info["actor"] >= 0).all()  # every slot has a hand to play
+        if term.any():
+            assert np.array_equal(info["_final_obs"], term)
+            for i in np.flatnonzero(term):
+                h = before[i]
+                assert h.is_over and env.hands[i] is not h
+                assert any(
+                    np.array_equal(info["final_obs"][i], encoding.encode(h, s)) for s in range(2)
+                )
+                assert info["final_info"][i]["net"].tolist() == list(h.result.net)
+                seen += 1
+    assert seen
+
+
+def test_reset_without_seed_continues_and_seeds_replay() -> None:
+    a = TripleDrawVectorEnv(num_envs=2)
+    b = TripleDrawVectorEnv(num_envs=2)
+    a.reset(seed=5)
+    b.reset(seed=5)
+    a.reset()
+    b.reset()
+    assert [h.to_dict() for h in a.hands] == [h.to_dict() for h in b.hands]
+    assert list(a._info()["episode"]) == [1, 1]
+    c = TripleDrawVectorEnv(num_envs=2)
+    c.reset()  # a seed from the OS
+    assert c.seed_value is not None
+
+
+def test_bad_actions_are_refused_and_change_nothing() -> None:
+    env = TripleDrawVectorEnv(num_envs=3, num_players=2)
+    _obs, _info = env.reset(seed=4)
+    before = [h.to_dict() for h in env.hands]
+    with pytest.raises(BatchTypeError, match="shape"):
+        env.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(BatchTypeError, match="dtype"):
+        env.step(np.zeros(3, dtype=np.float32))
+    with pytest.raises(IllegalActionError, match=r"0\.\.34"):
+        env.step(np.array([1, 1, 35]))
+    with pytest.raises(IllegalActionError, match="hand 1: illegal action 5"):
+        env.step(np.array([1, 5, 1]))
+    assert [h.to_dict() for h in env.hands] == before
+    assert issubclass(BatchTypeError, TripleDrawError)
+    _obs2, *_ = env.step(np.array([1, 1, 1]))
+    assert [h.to_dict() for h in env.hands] != before
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"num_envs": 0}, "num_envs"),
+        ({"num_players": 7}, "num_players"),
+        ({"stacks": [10, 20, 30]}, "stacks"),
+        ({"button": 2}, "button"),
+        ({"reward_scale": 0}, "reward_scale"),
+        ({"autoreset_mode": "never"}, "autoreset_mode"),
+    ],
+)
+def test_bad_options(kwargs, match) -> None:
+    with pytest.raises(TripleDrawError, match=match):
+        TripleDrawVectorEnv(**kwargs)
+
+
+def test_gymnasium_spaces() -> None:
+    env = TripleDrawVectorEnv(num_envs=4, num_players=3)
+    obs, info = env.reset(seed=0)
+    assert env.single_observation_space.shape == (encoding.observation_size(3),)
+    assert env.observation_space.contains(obs)
+    assert env.action_space.shape == (4,)
+    assert all(info[f"_{k}"].all() for k in ("actor", "seat", "action_mask", "episode"))
+    env.close()
+    assert env.closed
+
+
+def test_policy_gradient_example_beats_the_random_bot() -> None:
+    """A short run of examples/train_policy_gradient.py: after self-play training the
+    policy beats RandomBot by more than three standard errors of the hands played (an
+    untrained policy, uniform over the legal actions, does not)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "examples" / "train_policy_gradient.py"
+    spec = importlib.util.spec_from_file_location("train_policy_gradient", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = example  # its dataclass looks its module up
+    spec.loader.exec_module(example)
+    untrained = example.Policy(encoding.observation_size(2))
+    mean0, se0 = example.evaluate(untrained, 1000, num_envs=128, seed=3)
+    assert mean0 < 3 * se0
+    policy = example.train(4000, num_envs=128, seed=0, log=False)
+    mean, se = example.evaluate(policy, 1500, num_envs=128, seed=3)
+    assert mean > 3 * se, (mean, se)
+    assert mean > mean0
