@@ -11,6 +11,8 @@ import importlib.util
 import sys
 from typing import Any
 
+from triple_draw.errors import ArgumentError
+
 __all__ = ["add_serve_parser", "build_tables", "run"]
 
 EXTRA_HINT = "pip install 'triple_draw[server]'"
@@ -101,15 +103,15 @@ def build_tables(args: argparse.Namespace) -> list[Any]:
     from triple_draw.server.tables import TableConfig
 
     if args.tables < 1:
-        raise ValueError("--tables must be at least 1")
+        raise ArgumentError("--tables must be at least 1")
     if not 2 <= args.seats <= 8:
-        raise ValueError(f"--seats must be 2..8, got {args.seats}")
+        raise ArgumentError(f"--seats must be 2..8, got {args.seats}")
     if args.bots >= args.seats:
-        raise ValueError(f"--bots {args.bots} leaves no seat for a person at {args.seats} seats")
+        raise ArgumentError(f"--bots {args.bots} leaves no seat for a person at {args.seats} seats")
     rules = getattr(Rules, args.rules)(args.small_bet, max_players=args.seats)
     buy_in = args.buy_in if args.buy_in is not None else 50 * rules.big_bet
     if buy_in < rules.big_blind:
-        raise ValueError(f"--buy-in {buy_in} is less than the big blind {rules.big_blind}")
+        raise ArgumentError(f"--buy-in {buy_in} is less than the big blind {rules.big_blind}")
     from triple_draw.bots import make_bot
 
     make_bot(args.bot)  # ValueError naming the bot if unknown
@@ -162,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         sock.bind((args.host, args.port))
     except OSError as e:
         store.close()
-        raise ValueError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
+        raise ArgumentError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"triple-draw serve: open http://{shown}:{port}/ (database {args.db})", flush=True)

@@ -184,7 +184,7 @@ def hand_frame(
         "street": view["street"],
         "actor": ts(view["actor"]),
         "button": seat_map[view["button"]],
-        "small_blind_seat": seat_map[view["small_blind_seat"]],
+        "small_blind_seat": ts(view["small_blind_seat"]),
         "big_blind_seat": seat_map[view["big_blind_seat"]],
         "pot": view["pot"],
         "bet_level": view["bet_level"],
