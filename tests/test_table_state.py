@@ -57,6 +57,23 @@ def test_roundtrip_between_hands_continues_identically(rule):
     assert session(u, random.Random(2), 15) == session(t, random.Random(2), 15)
 
 
+def test_roundtrip_after_seat_changes_that_follow_a_finished_hand():
+    # once a hand is over its players may leave, rebuy or sit out and others may sit
+    # down before the next hand: the saved table holds the finished hand and the new seats
+    t = Table(R, [100, 80, None, 60], seed=5)
+    h = t.new_hand()
+    while not h.is_over:
+        h.fold() if h.to_call else h.check_or_call()
+    players = t.players
+    t.leave(players[0])
+    t.rebuy(players[1], 25)
+    t.sit_out(players[2])
+    t.sit(2, 70)
+    u = roundtrip(t)
+    assert u.to_dict() == t.to_dict()
+    assert session(u, random.Random(4), 6) == session(t, random.Random(4), 6)
+
+
 def test_roundtrip_in_the_middle_of_a_hand():
     t = Table(R, [100, 100, 100, 100], seed=8, new_players="post")
     rnd = random.Random(5)

@@ -94,6 +94,41 @@ def main() -> None:
     ]
     for i, argv in enumerate(lines):
         (d / f"argv_{i:02d}").write_bytes(b"\0".join(a.encode() for a in argv))
+    d = CORPUS / "server"
+    d.mkdir()
+    for i, session in enumerate(server_sessions()):
+        (d / f"session_{i:02d}").write_bytes(session)
+
+
+def server_sessions() -> list[bytes]:
+    """Sessions at the server's table: lines of a client byte (0-2; 3 lets the timers
+    run) and a message."""
+
+    def m(who: int, **msg: object) -> bytes:
+        return bytes([who]) + json.dumps({"v": 1, **msg}).encode()
+
+    tick = bytes([3])
+    hello = [m(k, type="hello") for k in range(3)]
+    two = [hello[0], m(0, type="join", name="Ann", seat=0), hello[1], m(1, type="join", name="Bob")]
+    acts = [
+        m(k, type="act", hand=h, seq=q, action={"kind": kind})
+        for k in range(2)
+        for h in (1, 2)
+        for q in range(3)
+        for kind in ("call", "check")
+    ]
+    return [
+        b"\n".join([*two, tick]),
+        b"\n".join(two + acts[:8] + [tick] + acts[8:16]),
+        b"\n".join([*two, tick, hello[2], m(2, type="join", name="Cy"), tick, tick]),
+        b"\n".join([*two, tick, m(1, type="sit_out"), tick, tick, m(1, type="sit_in"), tick]),
+        b"\n".join([*two, tick, m(0, type="leave"), tick, hello[2], m(2, type="join", name="Di")]),
+        b"\n".join(
+            [*two, m(1, type="act", hand=1, seq=0, action={"kind": "discard", "cards": []})]
+        ),
+        b"\n".join([hello[0], hello[0], m(0, type="ping"), m(1, type="join", name="x")]),
+        b"\n".join([*two, hello[2], m(2, type="hello", token="x" * 43), b"\x02{", tick]),
+    ]
 
 
 if __name__ == "__main__":

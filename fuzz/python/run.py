@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-TARGETS = ("from_dict", "cards", "cli")
+TARGETS = ("from_dict", "cards", "cli", "server")
 
 
 def command(target: str, seconds: float, engine: str, work: Path) -> list[str]:

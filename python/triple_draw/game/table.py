@@ -730,12 +730,12 @@ def _load_hand(t: Any, hd: Any, core: Any, m: int) -> None:
     if t._last is None or (t._last[2] != bb):
         raise SchemaError("last_blinds must hold the current hand's big blind")
     over = hand.is_over
-    for i, s in enumerate(smap):
-        stack = hand.stacks[i] if over else hand.starting_stacks[i]
-        have = t._seats[s]
-        if (have is None) != (over and stack == 0) or (have is not None and have != stack):
+    # a finished hand is settled: its players may have left, rebought or sat out since,
+    # and others may have sat down; while it runs its players' chips are in it
+    for i, s in enumerate(smap if not over else ()):
+        if t._seats[s] != hand.starting_stacks[i]:
             raise SchemaError(f"seats[{s}] does not hold the chips of hand seat {i}")
-        if have is not None and t._status[s] != "active" and not over:
+        if t._status[s] != "active":
             raise SchemaError(f"seats[{s}] is in the hand, so its player is active")
     t.hand, t._map, t._sb, t._bb, t._posts = hand, tuple(smap), sb, bb, posts
     t._settled = over
