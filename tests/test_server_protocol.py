@@ -516,3 +516,59 @@ def test_a_seat_sees_its_own_discards_and_nobody_elses(db: Path) -> None:
         for peer in (q, spy):
             text = json.dumps(peer.frames)
             assert not any(f'"{card}"' in text for card in thrown)
+
+
+def test_a_player_who_joins_a_running_game_waits_for_the_big_blind(db: Path) -> None:
+    # docs/server.md, Between hands: the engine's Table decides who is dealt in
+    with (
+        client(db, [table(hand_pause=30.0)]) as c,
+        c.websocket_connect("/ws/t1") as w1,
+        c.websocket_connect("/ws/t1") as w2,
+        c.websocket_connect("/ws/t1") as w3,
+    ):
+        a, b = two_players(c, [w1, w2])
+        hand_id = a.state["hand"]["id"]  # type: ignore[index]
+        d = Peer(w3)
+        d.hello()
+        assert d.join("Cy", 2)["type"] == "joined"
+        f = d.until(lambda f: f["type"] == "state" and f["seats"][2] is not None)
+        assert f["seats"][2]["waiting"] is True and f["seats"][2]["sitting_out"] is False
+        assert f["hand"]["id"] == hand_id and f["hand"]["hole_cards"] == []  # not in it
+        state = stored_states(db)["t1"]
+        assert state["seats"][2]["pending"] == 100 and state["table"]["seats"][2] is None
+        assert check_chips(state) == 300
+        p, _q = actor(a, b)
+        p.act({"kind": "fold"})  # the hand ends: Cy sits down at the Table and waits
+        d.sync()
+        state = stored_states(db)["t1"]
+        assert state["seats"][2]["pending"] == 0
+        assert state["table"]["seats"][2] == {
+            "stack": 100,
+            "status": "waiting",
+            "owes": "new",
+            "post": False,
+        }
+        assert check_chips(state) == 300
+
+
+def test_the_stored_state_is_the_tables_document_and_restores_the_same_table(db: Path) -> None:
+    from triple_draw.game import Table
+    from triple_draw.server.store import SQLiteStore
+    from triple_draw.server.tables import TableRunner
+
+    with client(db) as c, c.websocket_connect("/ws/t1") as w1, c.websocket_connect("/ws/t1") as w2:
+        a, b = two_players(c, [w1, w2])
+        p, _q = actor(a, b)
+        p.act({"kind": "call"})
+        state = stored_states(db)["t1"]
+    doc = dict(state["table"], hand=dict(state["table"]["hand"], state=state["hand"]["state"]))
+    t = Table.from_dict(doc)
+    assert t.seat_map == (0, 1) and t.button_rule == "dead"
+    store = SQLiteStore(db)
+    try:
+        again = TableRunner(table(), store, state)  # applies the stored call again
+        assert again.seq == 1 and again.hand is not None
+        assert again.state_doc()["table"]["seats"] == state["table"]["seats"]
+        assert again.hand.history[-1].kind == "call"
+    finally:
+        store.close()
