@@ -572,3 +572,20 @@ def test_the_stored_state_is_the_tables_document_and_restores_the_same_table(db:
         assert again.hand.history[-1].kind == "call"
     finally:
         store.close()
+
+
+def test_lone_surrogates_in_a_message_are_refused(db: Path) -> None:
+    # found by fuzz/python/fuzz_server.py: a name spelled with a JSON escape of a lone
+    # surrogate passed the schema, then could not be stored when its hand began
+    with client(db) as c, c.websocket_connect("/ws/t1") as w1:
+        a = Peer(w1)
+        a.send_raw('{"v": 1, "type": "hello", "token": "\\ud800abc"}')
+        f = a.until(lambda f: f["type"] == "error")
+        assert f["code"] == "bad_message" and "Unicode" in f["message"]
+        a.hello()
+        a.send_raw('{"v": 1, "type": "join", "name": "A\\ud800"}')
+        f = a.until(lambda f: f["type"] == "error")
+        assert f["code"] == "bad_message"
+        assert stored_states(db).get("t1") is None or all(
+            s is None for s in stored_states(db)["t1"]["seats"]
+        )

@@ -129,6 +129,10 @@ def parse_client_message(data: str | bytes) -> dict[str, Any]:
         raise ProtocolError("bad_message", f"not JSON: {e}") from None
     if not isinstance(doc, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
+    try:  # JSON escapes can spell lone surrogates, which no text stored or sent may hold
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProtocolError("bad_message", "a message must be valid Unicode text") from None
     if doc.get("v") != PROTOCOL_VERSION:
         raise ProtocolError(
             "bad_message",
