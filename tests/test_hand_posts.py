@@ -121,7 +121,8 @@ def _random_table_hand(rnd, k):
     nosb = rnd.random() < 0.5
     bb = (button + 1) % n if nosb else (button + 2) % n
     others = [s for s in range(n) if s != bb and (nosb or s != (button + 1) % n)]
-    posts = {s: (rnd.choice([0, 1, 2]), rnd.choice([0, 1])) for s in rnd.sample(others, min(2, len(others)))}
+    seats = rnd.sample(others, min(2, len(others)))
+    posts = {s: (rnd.choice([0, 1, 2]), rnd.choice([0, 1])) for s in seats}
     posts = {s: v for s, v in posts.items() if sum(v)}
     rules = Rules(ante=rnd.choice([0, 0, 1]))
     h = Hand(rules, stacks, button, seed=k, no_small_blind=nosb, posts=posts)

@@ -163,7 +163,7 @@ class Hand(HandState):
             extra: tuple[tuple[int, int, int], ...] = ()
         else:
             sb, bb, extra = _forced_bets(n, button, no_small_blind, posts, rules)
-        first = bb if sb is None else sb  # the first seat dealt: left of the button
+        first = bb if sb is None else sb  # the first seat dealt and the first to post an ante
         self._sb = sb
         self._bb = bb
         self._start = tuple(stacks)
@@ -226,7 +226,7 @@ class Hand(HandState):
             ids = d.deal_ids(5 * n)
             t = tuple(ids)
             hands: list[list[int]] = [ids] * n
-            for s, p in _DEAL[n][first]:  # one card at a time from left of the button
+            for s, p in _DEAL[n][first]:  # one card at a time from the first seat
                 hands[s] = ids[p::n]
                 log.append((DEAL, s, None, t[p::n]))
             self._deck = d

@@ -370,7 +370,7 @@ class TableRunner:
             frame.append(
                 {
                     "name": s.name,
-                    "stack": live.get(ts, stacks[ts] if at_table else s.pending),  # type: ignore[arg-type]
+                    "stack": live.get(ts, s.pending if stacks[ts] is None else stacks[ts]),
                     "bot": s.bot,
                     # a player with no chips left (not at the table) sits out
                     "sitting_out": s.sitting_out or s.leaving or not (at_table or s.pending),
