@@ -589,3 +589,66 @@ def test_lone_surrogates_in_a_message_are_refused(db: Path) -> None:
         assert stored_states(db).get("t1") is None or all(
             s is None for s in stored_states(db)["t1"]["seats"]
         )
+
+
+class _Conn:
+    """A connection as the table sees it (for tests that drive a TableRunner directly)."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.sent_hand = 0
+        self.sent_events = 0
+        self.frames: list[dict[str, Any]] = []
+
+    def send(self, frame: dict[str, Any]) -> None:
+        self.frames.append(frame)
+
+    def send_text(self, text: str) -> None:
+        self.frames.append(json.loads(text))
+
+
+def test_a_player_who_sits_out_owes_the_small_blind_that_passed_him(db: Path) -> None:
+    # docs/server.md, Between hands: the dead button; seat 2 has the big blind, sits out,
+    # and the next hand has a dead small blind (nobody posts it) that he then owes
+    import asyncio
+
+    from server_util import SERVER_SCHEMA
+
+    from triple_draw.server.store import SQLiteStore
+    from triple_draw.server.tables import TableRunner
+
+    async def main() -> None:
+        store = SQLiteStore(db)
+        runner = TableRunner(table(hand_pause=0.0), store, None)
+        try:
+            runner.start()
+            conns = [_Conn() for _ in range(4)]
+            for k, conn in enumerate(conns):  # all four sit down before the first deal
+                runner.attach(conn, None)
+                runner.join(conn, f"P{k}", k)
+            await asyncio.sleep(0.05)
+            hand = runner.hand
+            assert hand is not None and runner.seat_map == (0, 1, 2, 3)
+            assert runner.table.big_blind_seat == 2
+            first = runner.hand_id
+            runner.sit_out(conns[2])
+            while runner.hand_id == first and not hand.is_over:
+                ts = runner.seat_map[hand.actor]
+                kinds = [a.kind for a in hand.legal_actions()]
+                action = {"kind": "check" if "check" in kinds else "fold"}
+                runner.act(conns[ts], runner.hand_id, runner.seq, action)
+            await asyncio.sleep(0.05)
+            assert runner.hand_id != first and runner.seat_map == (0, 1, 3)
+            frame = conns[0].frames[-1]
+            assert frame["hand"]["small_blind_seat"] is None  # the dead small blind
+            assert not list(SERVER_SCHEMA.iter_errors(frame))
+            assert frame["hand"]["big_blind_seat"] == 3 and frame["seats"][2]["sitting_out"]
+            state = stored_states(db)["t1"]
+            assert state["table"]["seats"][2]["status"] == "sitting_out"
+            assert state["table"]["seats"][2]["owes"] == "small"
+            assert check_chips(state) == 400
+        finally:
+            runner.stop()
+            store.close()
+
+    asyncio.run(main())
