@@ -83,8 +83,15 @@ def test_store_on_an_unusable_path_is_a_store_error(tmp_path: Path) -> None:
 
 
 def test_chip_check_catches_a_lost_chip() -> None:
-    seat = {"name": "a", "key": "", "stack": 100, "bot": False, "sitting_out": False}
-    state = {"seats": [seat, dict(seat)], "chips_in": 200, "chips_out": 0, "hand": None}
+    seat = {"name": "a", "key": "", "pending": 0, "bot": False, "sitting_out": False}
+    at_table = {"stack": 100, "status": "active", "owes": None, "post": False}
+    state = {
+        "seats": [seat, dict(seat, pending=20)],  # the second one joined during a hand
+        "table": {"seats": [at_table, dict(at_table, stack=80)]},
+        "chips_in": 200,
+        "chips_out": 0,
+        "hand": None,
+    }
     assert check_chips(state) == 200
     state["chips_in"] = 201
     with pytest.raises(StoreError, match="table holds 200 chips"):

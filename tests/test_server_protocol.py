@@ -516,3 +516,139 @@ def test_a_seat_sees_its_own_discards_and_nobody_elses(db: Path) -> None:
         for peer in (q, spy):
             text = json.dumps(peer.frames)
             assert not any(f'"{card}"' in text for card in thrown)
+
+
+def test_a_player_who_joins_a_running_game_waits_for_the_big_blind(db: Path) -> None:
+    # docs/server.md, Between hands: the engine's Table decides who is dealt in
+    with (
+        client(db, [table(hand_pause=30.0)]) as c,
+        c.websocket_connect("/ws/t1") as w1,
+        c.websocket_connect("/ws/t1") as w2,
+        c.websocket_connect("/ws/t1") as w3,
+    ):
+        a, b = two_players(c, [w1, w2])
+        hand_id = a.state["hand"]["id"]  # type: ignore[index]
+        d = Peer(w3)
+        d.hello()
+        assert d.join("Cy", 2)["type"] == "joined"
+        f = d.until(lambda f: f["type"] == "state" and f["seats"][2] is not None)
+        assert f["seats"][2]["waiting"] is True and f["seats"][2]["sitting_out"] is False
+        assert f["hand"]["id"] == hand_id and f["hand"]["hole_cards"] == []  # not in it
+        state = stored_states(db)["t1"]
+        assert state["seats"][2]["pending"] == 100 and state["table"]["seats"][2] is None
+        assert check_chips(state) == 300
+        p, _q = actor(a, b)
+        p.act({"kind": "fold"})  # the hand ends: Cy sits down at the Table and waits
+        d.sync()
+        state = stored_states(db)["t1"]
+        assert state["seats"][2]["pending"] == 0
+        assert state["table"]["seats"][2] == {
+            "stack": 100,
+            "status": "waiting",
+            "owes": "new",
+            "post": False,
+        }
+        assert check_chips(state) == 300
+
+
+def test_the_stored_state_is_the_tables_document_and_restores_the_same_table(db: Path) -> None:
+    from triple_draw.game import Table
+    from triple_draw.server.store import SQLiteStore
+    from triple_draw.server.tables import TableRunner
+
+    with client(db) as c, c.websocket_connect("/ws/t1") as w1, c.websocket_connect("/ws/t1") as w2:
+        a, b = two_players(c, [w1, w2])
+        p, _q = actor(a, b)
+        p.act({"kind": "call"})
+        state = stored_states(db)["t1"]
+    doc = dict(state["table"], hand=dict(state["table"]["hand"], state=state["hand"]["state"]))
+    t = Table.from_dict(doc)
+    assert t.seat_map == (0, 1) and t.button_rule == "dead"
+    store = SQLiteStore(db)
+    try:
+        again = TableRunner(table(), store, state)  # applies the stored call again
+        assert again.seq == 1 and again.hand is not None
+        assert again.state_doc()["table"]["seats"] == state["table"]["seats"]
+        assert again.hand.history[-1].kind == "call"
+    finally:
+        store.close()
+
+
+def test_lone_surrogates_in_a_message_are_refused(db: Path) -> None:
+    # found by fuzz/python/fuzz_server.py: a name spelled with a JSON escape of a lone
+    # surrogate passed the schema, then could not be stored when its hand began
+    with client(db) as c, c.websocket_connect("/ws/t1") as w1:
+        a = Peer(w1)
+        a.send_raw('{"v": 1, "type": "hello", "token": "\\ud800abc"}')
+        f = a.until(lambda f: f["type"] == "error")
+        assert f["code"] == "bad_message" and "Unicode" in f["message"]
+        a.hello()
+        a.send_raw('{"v": 1, "type": "join", "name": "A\\ud800"}')
+        f = a.until(lambda f: f["type"] == "error")
+        assert f["code"] == "bad_message"
+        assert stored_states(db).get("t1") is None or all(
+            s is None for s in stored_states(db)["t1"]["seats"]
+        )
+
+
+class _Conn:
+    """A connection as the table sees it (for tests that drive a TableRunner directly)."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.sent_hand = 0
+        self.sent_events = 0
+        self.frames: list[dict[str, Any]] = []
+
+    def send(self, frame: dict[str, Any]) -> None:
+        self.frames.append(frame)
+
+    def send_text(self, text: str) -> None:
+        self.frames.append(json.loads(text))
+
+
+def test_a_player_who_sits_out_owes_the_small_blind_that_passed_him(db: Path) -> None:
+    # docs/server.md, Between hands: the dead button; seat 2 has the big blind, sits out,
+    # and the next hand has a dead small blind (nobody posts it) that he then owes
+    import asyncio
+
+    from server_util import SERVER_SCHEMA
+
+    from triple_draw.server.store import SQLiteStore
+    from triple_draw.server.tables import TableRunner
+
+    async def main() -> None:
+        store = SQLiteStore(db)
+        runner = TableRunner(table(hand_pause=0.0), store, None)
+        try:
+            runner.start()
+            conns = [_Conn() for _ in range(4)]
+            for k, conn in enumerate(conns):  # all four sit down before the first deal
+                runner.attach(conn, None)
+                runner.join(conn, f"P{k}", k)
+            await asyncio.sleep(0.05)
+            hand = runner.hand
+            assert hand is not None and runner.seat_map == (0, 1, 2, 3)
+            assert runner.table.big_blind_seat == 2
+            first = runner.hand_id
+            runner.sit_out(conns[2])
+            while runner.hand_id == first and not hand.is_over:
+                ts = runner.seat_map[hand.actor]
+                kinds = [a.kind for a in hand.legal_actions()]
+                action = {"kind": "check" if "check" in kinds else "fold"}
+                runner.act(conns[ts], runner.hand_id, runner.seq, action)
+            await asyncio.sleep(0.05)
+            assert runner.hand_id != first and runner.seat_map == (0, 1, 3)
+            frame = conns[0].frames[-1]
+            assert frame["hand"]["small_blind_seat"] is None  # the dead small blind
+            assert not list(SERVER_SCHEMA.iter_errors(frame))
+            assert frame["hand"]["big_blind_seat"] == 3 and frame["seats"][2]["sitting_out"]
+            state = stored_states(db)["t1"]
+            assert state["table"]["seats"][2]["status"] == "sitting_out"
+            assert state["table"]["seats"][2]["owes"] == "small"
+            assert check_chips(state) == 400
+        finally:
+            runner.stop()
+            store.close()
+
+    asyncio.run(main())

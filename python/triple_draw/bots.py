@@ -160,7 +160,8 @@ class Observation(NamedTuple):
     street: int
     n_players: int
     button: int
-    small_blind_seat: int
+    #: ``None`` in a hand dealt with no small blind (a dead small blind at a table)
+    small_blind_seat: int | None
     big_blind_seat: int
     #: per seat: has folded
     folded: tuple[bool, ...]

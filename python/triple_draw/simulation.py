@@ -392,7 +392,7 @@ def _play_chunk(
             seats = table.seats
             for s in range(n):
                 if seats[s] is None:
-                    table.sit(s, stack)
+                    table.rebuy(s, stack)
                     rebuys[s] += 1
             hand = table.new_hand()
         apply = hand.apply

@@ -202,7 +202,9 @@ class TripleDrawGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(_GAME_TYPE, info, full)
         self.key = tuple(sorted(full.items()))
         _GAMES.setdefault(self.key, self)
-        self.deal_order = tuple((self._template().small_blind_seat + p) % n for p in range(n))
+        sb = self._template().small_blind_seat
+        assert sb is not None  # the template deals the usual blinds
+        self.deal_order = tuple((sb + p) % n for p in range(n))
 
     def _template(self) -> Hand:
         """A hand of this game before any card is seen: its public state is the state of

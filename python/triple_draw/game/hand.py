@@ -13,7 +13,7 @@ Seats are ``0 .. n-1`` in clockwise order. Heads-up the button posts the small b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -61,7 +61,14 @@ _CW = [
 ]
 
 
-#: _DEAL[n][sb]: ``(seat, p)`` in dealing order: seat gets cards p, p + n, ... of the deal
+#: _BLINDS[n][button]: the seats of the small and the big blind (heads-up the button posts
+#: the small blind)
+_BLINDS = [
+    [((b, 1 - b) if n == 2 else ((b + 1) % n, (b + 2) % n)) for b in range(n)] for n in range(10)
+]
+
+
+#: _DEAL[n][first]: ``(seat, p)`` in dealing order: seat gets cards p, p + n, ... of the deal
 _DEAL = [
     [tuple(((sb + p) % n, p) for p in range(n)) for sb in range(n)] if n else [] for n in range(10)
 ]
@@ -71,7 +78,7 @@ class Hand(HandState):
     """A hand of Deuce-to-Seven Triple Draw.
 
     ``Hand(rules, stacks, button=0, seed=None, *, hole_cards=None, deck=None, core=None,
-    withhold=None)``
+    withhold=None, no_small_blind=False, posts=None)``
 
     - ``stacks``: chips of seats ``0..n-1`` (clockwise), ints > 0, ``2 <= n <= max_players``.
     - ``seed``: int seed of the deck (``None``: OS entropy).
@@ -86,6 +93,16 @@ class Hand(HandState):
     - ``withhold``: cards a replay will deal later as given cards (``discard(...,
       receive=...)``): cards of the stub that a random deal takes only once the rest of
       the stub is used up.
+    - ``no_small_blind``: nobody posts the small blind this hand (the player who owed it
+      has left: a dead small blind under the dead-button rule); the first seat left of
+      the button posts the big blind and :attr:`small_blind_seat` is ``None``. 3+ players.
+    - ``posts``: extra forced bets of players coming into the game, ``{seat: (live,
+      dead)}`` (not the blinds' seats): ``live`` chips (``0 <= live <= big_blind``) are
+      the seat's bet of round 1, as a big blind is (the seat still acts in turn and may
+      check or raise); ``dead`` chips go into the pot without counting as a bet, like an
+      ante. A short stack posts what it has (live first). They appear in the history as
+      ``post_big_blind`` and ``post_ante`` events after the blinds. :class:`Table` uses
+      both for the card room's rules between hands.
 
     Drive it with :meth:`apply` or :meth:`fold`, :meth:`check_or_call`,
     :meth:`bet_or_raise`, :meth:`discard` while :attr:`actor` is not ``None``.
@@ -113,6 +130,8 @@ class Hand(HandState):
         deck: Any = None,
         core: Any = None,
         withhold: Any = None,
+        no_small_blind: bool = False,
+        posts: Mapping[int, tuple[int, int]] | None = None,
     ) -> None:
         if type(rules) is not Rules:
             raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
@@ -136,16 +155,14 @@ class Hand(HandState):
         self._core = core
         self._n = n
         self._button = button
-        if n == 2:
-            sb = button
-            bb = 1 - button
+        # the forced bets: the blinds, then any posts of players coming into the game
+        sb: int | None
+        if no_small_blind is False and posts is None:
+            sb, bb = _BLINDS[n][button]
+            extra: tuple[tuple[int, int, int], ...] = ()
         else:
-            sb = button + 1
-            if sb >= n:
-                sb -= n
-            bb = sb + 1
-            if bb >= n:
-                bb -= n
+            sb, bb, extra = _forced_bets(n, button, no_small_blind, posts, rules)
+        first = bb if sb is None else sb  # the first seat dealt and the first to post an ante
         self._sb = sb
         self._bb = bb
         self._start = tuple(stacks)
@@ -156,18 +173,19 @@ class Hand(HandState):
         if ante:
             total = [0] * n
             for p in range(n):
-                s = (sb + p) % n
+                s = (first + p) % n
                 a = ante if st[s] > ante else st[s]
                 st[s] -= a
                 total[s] = a
                 log.append((POST_ANTE, s, a, None))
         x = rules.small_blind
-        if x > st[sb]:  # a short blind posts what he has and is all-in
-            x = st[sb]
-        if x:
-            st[sb] -= x
-            bet[sb] = x
-            log.append((POST_SMALL_BLIND, sb, x, None))
+        if sb is not None:
+            if x > st[sb]:  # a short blind posts what he has and is all-in
+                x = st[sb]
+            if x:
+                st[sb] -= x
+                bet[sb] = x
+                log.append((POST_SMALL_BLIND, sb, x, None))
         x = rules.big_blind
         if x > st[bb]:
             x = st[bb]
@@ -176,10 +194,23 @@ class Hand(HandState):
             bet[bb] = x
             log.append((POST_BIG_BLIND, bb, x, None))
         if ante:
-            total[sb] += bet[sb]
+            if sb is not None:
+                total[sb] += bet[sb]
             total[bb] += bet[bb]
         else:
             total = bet[:]
+        for s, live, dead in extra:  # live chips are a big blind, dead ones an ante
+            x = live if live < st[s] else st[s]
+            if x:
+                st[s] -= x
+                bet[s] = x
+                total[s] += x
+                log.append((POST_BIG_BLIND, s, x, None))
+            x = dead if dead < st[s] else st[s]
+            if x:
+                st[s] -= x
+                total[s] += x
+                log.append((POST_ANTE, s, x, None))
         self._stacks = st
         self._bet = bet
         self._total = total
@@ -194,7 +225,7 @@ class Hand(HandState):
             ids = d.deal_ids(5 * n)
             t = tuple(ids)
             hands: list[list[int]] = [ids] * n
-            for s, p in _DEAL[n][sb]:  # one card at a time from the small blind
+            for s, p in _DEAL[n][first]:  # one card at a time from the first seat
                 hands[s] = ids[p::n]
                 log.append((DEAL, s, None, t[p::n]))
             self._deck = d
@@ -310,7 +341,8 @@ class Hand(HandState):
             raise CardError(f"the deck holds {len(deck)} cards, {need} more needed for the deal")
         rnd = iter(deck.deal_ids(need))
         hands: list[list[int]] = [[] for _ in range(n)]
-        order = [(self._sb + p) % n for p in range(n)]
+        first = self._bb if self._sb is None else self._sb
+        order = [(first + p) % n for p in range(n)]
         for k in range(5):
             for s in order:
                 v = given[s][k]
@@ -340,7 +372,8 @@ class Hand(HandState):
         return self._button
 
     @property
-    def small_blind_seat(self) -> int:
+    def small_blind_seat(self) -> int | None:
+        """The seat that posts the small blind (``None`` in a hand with ``no_small_blind``)."""
         return self._sb
 
     @property
@@ -789,3 +822,42 @@ class Hand(HandState):
 
 def _restore(cls: type[Hand], data: dict[str, Any], core_name: str) -> Hand:
     return cls.from_dict(data, core=core_name)
+
+
+def _forced_bets(
+    n: int, button: int, no_small_blind: Any, posts: Any, rules: Rules
+) -> tuple[int | None, int, tuple[tuple[int, int, int], ...]]:
+    """The blinds' seats and the extra posts ``(seat, live, dead)`` (clockwise from the big
+    blind) of a hand built with ``no_small_blind`` or ``posts``, validated."""
+    if type(no_small_blind) is not bool:
+        raise ArgumentTypeError(f"no_small_blind must be a bool, got {no_small_blind!r}")
+    sb: int | None
+    sb, bb = _BLINDS[n][button]
+    if no_small_blind:
+        if n == 2:
+            raise ArgumentError("no_small_blind: heads-up the button always posts the small blind")
+        sb, bb = None, (button + 1) % n
+    extra: list[tuple[int, int, int]] = []
+    if posts is not None:
+        if not isinstance(posts, Mapping):
+            raise ArgumentError(f"posts must be a dict {{seat: (live, dead)}}, got {posts!r}")
+        for s, v in posts.items():
+            if type(s) is not int or not 0 <= s < n or s in (sb, bb):
+                raise ArgumentError(
+                    f"posts: {s!r} is not a seat 0..{n - 1} other than the blinds' seats"
+                )
+            if (
+                not isinstance(v, (tuple, list))
+                or len(v) != 2
+                or any(type(x) is not int for x in v)
+                or not 0 <= v[0] <= rules.big_blind
+                or v[1] < 0
+                or v[0] + v[1] == 0
+            ):
+                raise ArgumentError(
+                    f"posts[{s}] must be (live, dead) chips with 0 <= live <= "
+                    f"{rules.big_blind}, dead >= 0 and something posted, got {v!r}"
+                )
+            extra.append((s, v[0], v[1]))
+        extra.sort(key=lambda e: (e[0] - bb) % n)  # clockwise from the big blind
+    return sb, bb, tuple(extra)

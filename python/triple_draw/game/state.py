@@ -63,7 +63,10 @@ class HandState:
     #: number of seats, 2..8
     _n: int
     _button: int
-    _sb: int
+    #: the small blind's seat (``None``: a hand dealt with no small blind, a dead small
+    #: blind under the dead-button rule); ``to_dict`` does not write the blinds' seats,
+    #: ``from_dict`` reads them from the history's post events
+    _sb: int | None
     _bb: int
     #: the seats clockwise starting left of the button
     _cw: tuple[int, ...]

@@ -15,7 +15,7 @@ from triple_draw.errors import DeckError, SchemaError
 from triple_draw.game import core as _coremod
 from triple_draw.game import events as ev
 from triple_draw.game.cards import CARD_TEXT, to_ids, to_maybe_ids
-from triple_draw.game.events import log_from_dicts, log_to_dicts
+from triple_draw.game.events import LogEntry, log_from_dicts, log_to_dicts
 from triple_draw.game.phase import CALL_ONLY, DONE, DRAW, MAY_RAISE, OVER, PHASES
 from triple_draw.game.rules import UNCAPPED, Rules
 from triple_draw.game.state import HandState
@@ -182,10 +182,6 @@ def _build(cls: type[S], d: dict[str, Any], core: Any) -> S:
     if type(button) is not int or not 0 <= button < n:
         raise SchemaError(f"button must be a seat 0..{n - 1}")
     h._button = button
-    if n == 2:
-        h._sb, h._bb = button, 1 - button
-    else:
-        h._sb, h._bb = (button + 1) % n, (button + 2) % n
     h._start = tuple(_ints(start, n, "starting_stacks", 1))
     h._stacks = _ints(d["stacks"], n, "stacks")
     h._bet = _ints(d["round_bets"], n, "round_bets")
@@ -253,6 +249,7 @@ def _build(cls: type[S], d: dict[str, Any], core: Any) -> S:
     h._declared = [(j, t) for j in h._draw_order if (t := table[j]) is not None]
     h._need = sum(len(t) for _j, t in h._declared)
     h._log = log_from_dicts(d["history"])
+    h._sb, h._bb = blind_seats(h._log, n, button)
     h._reshuffled = any(e[0] == ev.RESHUFFLE for e in h._log)
     out = d["outcome"]
     h._result = None
@@ -280,6 +277,20 @@ def _build(cls: type[S], d: dict[str, Any], core: Any) -> S:
     if sum(h._stacks) + in_play != sum(h._start):
         raise SchemaError("stacks and committed chips do not add up to the starting stacks")
     return h
+
+
+def blind_seats(log: list[LogEntry], n: int, button: int) -> tuple[int | None, int]:
+    """The blinds' seats of a hand as its first post events show them: the usual seats,
+    or, in a hand dealt with ``no_small_blind`` (3+ players, no small blind posted, the big
+    blind posted by the first seat left of the button), no small blind. Later
+    ``post_big_blind`` events are the live posts of players coming into the game."""
+    if n == 2:
+        return button, 1 - button
+    sb, bb = (button + 1) % n, (button + 2) % n
+    first_bb = next((e[1] for e in log if e[0] == ev.POST_BIG_BLIND), None)
+    if first_bb == sb and not any(e[0] == ev.POST_SMALL_BLIND for e in log):
+        return None, sb
+    return sb, bb
 
 
 def card_partition(st: HandState) -> dict[str, list[int]]:

@@ -27,6 +27,10 @@ else:  # pragma: no cover - Python 3.10
 VARIANT = "F2L3D"
 #: The user-defined field holding the rule options PHH has no field for.
 RULES_FIELD = "_triple_draw_rules"
+#: The user-defined field of a hand a table dealt with a dead small blind or players'
+#: entry posts: the stakes and whether the small blind was posted, so that ``antes`` and
+#: ``blinds_or_straddles`` (each player's dead and live forced chips) read back exactly.
+FORCED_FIELD = "_triple_draw_forced_bets"
 
 #: The longest number literal read (characters, sign and exponent included).
 MAX_NUMBER_CHARS = 64
@@ -82,6 +86,7 @@ GENERATED = frozenset(REQUIRED) | {
     "finishing_stacks",
     "ante_trimming_status",
     RULES_FIELD,
+    FORCED_FIELD,
 }
 #: Rule options kept in RULES_FIELD (the stakes are PHH fields).
 OPTION_NAMES = (

@@ -17,6 +17,7 @@ from triple_draw.game.rules import Rules
 from triple_draw.phh.actions import parse_actions
 from triple_draw.phh.base import (
     FOREIGN,
+    FORCED_FIELD,
     OPTION_NAMES,
     OPTIONAL,
     REQUIRED,
@@ -118,26 +119,54 @@ def _read(fp: Any) -> str:
         raise HistoryError(f"a PHH file is UTF-8 text: {e}") from None
 
 
-def _rules_for(data: dict[str, Any], n: int, rules: Rules | None) -> Rules:
+def _antes(data: dict[str, Any], n: int) -> list[int]:
     ante_list = data["antes"]
     if isinstance(ante_list, list):
-        antes = chip_list(ante_list, "antes", n)
-    else:
-        antes = [chips(ante_list, "antes")] * n
-    if len(set(antes)) != 1:
+        return chip_list(ante_list, "antes", n)
+    return [chips(ante_list, "antes")] * n
+
+
+def _forced(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The forced-bets field of a hand a table dealt (``None`` if absent), checked."""
+    forced = data.get(FORCED_FIELD)
+    if forced is None:
+        return None
+    if not isinstance(forced, dict) or set(forced) != {
+        "small_blind",
+        "big_blind",
+        "ante",
+        "no_small_blind",
+    }:
         raise HistoryError(
-            f"antes must be the same for every player (triple_draw has uniform antes), got {antes}"
+            f"{FORCED_FIELD} must be a table of small_blind, big_blind, ante and "
+            f"no_small_blind, got {short(forced)}"
         )
-    blinds = chip_list(data["blinds_or_straddles"], "blinds_or_straddles", n)
-    if any(blinds[2:]):
-        raise HistoryError(f"blinds_or_straddles: straddles are not supported, got {blinds}")
-    stakes = {
-        "small_blind": blinds[0],
-        "big_blind": blinds[1],
-        "small_bet": chips(data["small_bet"], "small_bet", 1),
-        "big_bet": chips(data["big_bet"], "big_bet", 1),
-        "ante": antes[0],
+    if type(forced["no_small_blind"]) is not bool:
+        raise HistoryError(f"{FORCED_FIELD}.no_small_blind must be true or false")
+    out: dict[str, Any] = {
+        k: chips(forced[k], f"{FORCED_FIELD}.{k}") for k in STAKE_NAMES if k in forced
     }
+    out["no_small_blind"] = forced["no_small_blind"]
+    return out
+
+
+def _rules_for(data: dict[str, Any], n: int, rules: Rules | None) -> Rules:
+    antes = _antes(data, n)
+    blinds = chip_list(data["blinds_or_straddles"], "blinds_or_straddles", n)
+    forced = _forced(data)
+    if forced is not None:  # the stakes are the field's; the rest are posts (_posts)
+        stakes = {k: forced[k] for k in ("small_blind", "big_blind", "ante")}
+    else:
+        if len(set(antes)) != 1:
+            raise HistoryError(
+                "antes must be the same for every player (triple_draw has uniform antes), "
+                f"got {antes}"
+            )
+        if any(blinds[2:]):
+            raise HistoryError(f"blinds_or_straddles: straddles are not supported, got {blinds}")
+        stakes = {"small_blind": blinds[0], "big_blind": blinds[1], "ante": antes[0]}
+    stakes["small_bet"] = chips(data["small_bet"], "small_bet", 1)
+    stakes["big_bet"] = chips(data["big_bet"], "big_bet", 1)
     if rules is None:
         options: dict[str, Any] = {}
         extra = data.get(RULES_FIELD)
@@ -175,6 +204,42 @@ def _rules_for(data: dict[str, Any], n: int, rules: Rules | None) -> Rules:
         return base.replace(**stakes)
     except RulesError as e:
         raise HistoryError(f"the stakes of this history are not valid rules: {e}") from None
+
+
+def _posts(data: dict[str, Any], rules: Rules, seat_of: list[int]) -> dict[str, Any]:
+    """The forced bets beyond the blinds and the ante, as :class:`Hand` arguments
+    (``no_small_blind``, ``posts``): read from a hand a table dealt (the forced-bets
+    field present) as each player's chips over his blind and ante, else none."""
+    forced = _forced(data)
+    if forced is None:
+        return {}
+    n = len(seat_of)
+    no_sb = forced["no_small_blind"]
+    if no_sb and n == 2:
+        raise HistoryError(f"{FORCED_FIELD}: heads-up the button always posts the small blind")
+    antes = _antes(data, n)
+    blinds = chip_list(data["blinds_or_straddles"], "blinds_or_straddles", n)
+    nominal = [rules.big_blind] if no_sb else [rules.small_blind, rules.big_blind]
+    posts: dict[int, tuple[int, int]] = {}
+    for k in range(n):
+        live = blinds[k] - (nominal[k] if k < len(nominal) else 0)
+        dead = antes[k] - rules.ante
+        if live < 0 or dead < 0:
+            raise HistoryError(
+                f"p{k + 1} posts less than the stakes in {FORCED_FIELD} ask: "
+                f"blinds_or_straddles {blinds[k]}, antes {antes[k]}"
+            )
+        if not live and not dead:
+            continue
+        if k < len(nominal):
+            raise HistoryError(f"p{k + 1} posts a blind and cannot post more")
+        if live > rules.big_blind:
+            raise HistoryError(
+                f"p{k + 1} posts {live} live: an entry post is at most the big blind "
+                f"({rules.big_blind})"
+            )
+        posts[seat_of[k]] = (live, dead)
+    return {"no_small_blind": no_sb, "posts": posts}
 
 
 def _seating(data: dict[str, Any], n: int) -> tuple[list[int], int]:
@@ -223,12 +288,13 @@ def _load_one(
         the_rules = _rules_for(data, n, rules)
         if finishing is not None:
             finishing = chip_list(finishing, "finishing_stacks", n)
+        seat_of, button = _seating(data, n)
+        forced = _posts(data, the_rules, seat_of)
     except HistoryError as e:
         raise HistoryError(f"{where}{e}") from None
-    seat_of, button = _seating(data, n)
     acts = parse_actions(data["actions"], n, loc)
     core = _coremod.resolve_core(core)
-    timing = find_reshuffles(the_rules, stacks_phh, seat_of, button, acts, core)
+    timing = find_reshuffles(the_rules, stacks_phh, seat_of, button, acts, core, forced=forced)
     cards = Cards(acts, n, loc, timing)
     unknown = any(s.card is None for s in cards.slots)
     rng = random.Random(seed)
@@ -244,7 +310,14 @@ def _load_one(
             # where "pokerstars" runs out of cards depends on which cards were thrown:
             # estimate it again
             timing = find_reshuffles(
-                the_rules, stacks_phh, seat_of, button, acts, core, random.Random(attempt)
+                the_rules,
+                stacks_phh,
+                seat_of,
+                button,
+                acts,
+                core,
+                random.Random(attempt),
+                forced=forced,
             )
         if attempt:
             try:
@@ -260,7 +333,17 @@ def _load_one(
             continue
         try:
             return replay(
-                the_rules, stacks_phh, seat_of, button, acts, cards, seed, core, loc, finishing
+                the_rules,
+                stacks_phh,
+                seat_of,
+                button,
+                acts,
+                cards,
+                seed,
+                core,
+                loc,
+                finishing,
+                forced=forced,
             )
         except MuckWins as e:
             # the cards chosen for a hand mucked unseen would win: choose others

@@ -26,6 +26,8 @@ def replay(
     core: Any,
     loc: Locator,
     finishing: list[int] | None,
+    *,
+    forced: dict[str, Any] | None = None,
 ) -> Hand:
     n = len(stacks_phh)
     pl = {seat: k for k, seat in enumerate(seat_of)}
@@ -40,9 +42,9 @@ def replay(
     # rules - so the replay reshuffles where the original did.
     try:
         if any(h is not None for h in hole):
-            hand = Hand(rules, stacks, button, seed, hole_cards=hole, core=core)
+            hand = Hand(rules, stacks, button, seed, hole_cards=hole, core=core, **(forced or {}))
         else:
-            hand = Hand(rules, stacks, button, seed, core=core)
+            hand = Hand(rules, stacks, button, seed, core=core, **(forced or {}))
     except (CardError, DeckError, ValueError) as e:
         raise HistoryError(f"{loc.prefix()}the dealt hole cards are impossible: {e}") from None
     shows: list[Act] = []

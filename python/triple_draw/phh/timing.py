@@ -71,6 +71,8 @@ def find_reshuffles(
     acts: list[Act],
     core: Any,
     rng: random.Random | None = None,
+    *,
+    forced: dict[str, Any] | None = None,
 ) -> Timing:
     """Where the stub runs out, for choosing the unknown cards.
 
@@ -78,7 +80,8 @@ def find_reshuffles(
     which cards a player threw, so there it is an estimate), so the actions replayed with
     random cards find the points. A history that turns illegal is followed up to there.
     ``rng``: another estimate - a deck seeded from it, and random cards thrown where the
-    history does not name them (by default the first cards held)."""
+    history does not name them (by default the first cards held). ``forced``: the
+    hand's ``no_small_blind`` and ``posts`` arguments (a hand a table dealt)."""
     n = len(stacks_phh)
     timing = Timing(rules.reshuffle == "pokerstars")
     stacks = [0] * n
@@ -86,7 +89,8 @@ def find_reshuffles(
         stacks[seat] = stacks_phh[k]
     declared: list[int] = []
     try:
-        hand = Hand(rules, stacks, button, 0 if rng is None else rng.randrange(1 << 32), core=core)
+        seed = 0 if rng is None else rng.randrange(1 << 32)
+        hand = Hand(rules, stacks, button, seed, core=core, **(forced or {}))
         for a in acts:
             if a.verb not in ("sd", "f", "cc", "cbr"):
                 continue

@@ -12,6 +12,7 @@ import tomli_w
 from triple_draw.errors import ArgumentError
 from triple_draw.game.hand import Hand
 from triple_draw.phh.base import (
+    FORCED_FIELD,
     GENERATED,
     OPTION_NAMES,
     OPTIONAL,
@@ -79,17 +80,18 @@ def _document(hand: Hand, viewer: Any, fields: dict[str, Any]) -> dict[str, Any]
         raise ArgumentError(f"viewer must be a seat 0..{n - 1} or None, got {viewer!r}")
     order = phh_order(hand.button, n)
     rules = hand.rules
+    antes, blinds, forced = _forced_bets(hand, order)
     doc: dict[str, Any] = {
         "variant": VARIANT,
-        "antes": [rules.ante] * n,
-        "blinds_or_straddles": [rules.small_blind, rules.big_blind] + [0] * (n - 2),
+        "antes": antes,
+        "blinds_or_straddles": blinds,
         "small_bet": rules.small_bet,
         "big_bet": rules.big_bet,
         "starting_stacks": [hand.starting_stacks[s] for s in order],
         "actions": _actions(hand, order, viewer),
         "seats": [s + 1 for s in order],
     }
-    if rules.ante:
+    if any(antes):
         # short antes win only from what was put in (side pots by contribution)
         doc["ante_trimming_status"] = True
     if hand.is_over:
@@ -119,7 +121,51 @@ def _document(hand: Hand, viewer: Any, fields: dict[str, Any]) -> dict[str, Any]
         _check_field(name, value)
         doc[name] = value
     doc[RULES_FIELD] = {k: getattr(rules, k) for k in OPTION_NAMES}
+    if forced is not None:
+        doc[FORCED_FIELD] = forced
     return doc
+
+
+def _forced_bets(
+    hand: Hand, order: list[int]
+) -> tuple[list[int], list[int], dict[str, Any] | None]:
+    """``antes`` and ``blinds_or_straddles`` in PHH order, and the forced-bets field.
+
+    The blinds and the ante are written at their nominal size (a short stack posts what
+    it has, as PHH readers do). A hand a table dealt (no small blind, entry posts) adds
+    each player's posts as the hand's post events record them: dead chips to his ante,
+    live chips to his blind; the field then gives the stakes and the layout, which the
+    loader needs to tell the posts from the blinds."""
+    rules = hand.rules
+    n = len(order)
+    no_sb = hand.small_blind_seat is None
+    blinds = [rules.big_blind] if no_sb else [rules.small_blind, rules.big_blind]
+    blinds += [0] * (n - len(blinds))
+    antes = [rules.ante] * n
+    p = {seat: k for k, seat in enumerate(order)}
+    posts = False
+    seen_bb = False  # the live and dead posts follow the big blind's post
+    for e in hand.history:
+        kind = e.kind
+        if kind == "post_big_blind":
+            if seen_bb:
+                blinds[p[e.seat]] += e.amount  # type: ignore[index, operator]
+                posts = True
+            seen_bb = True
+        elif kind == "post_ante" and seen_bb:
+            antes[p[e.seat]] += e.amount  # type: ignore[index, operator]
+            posts = True
+        elif kind not in _POSTS:
+            break
+    if not (no_sb or posts):
+        return antes, blinds, None
+    forced = {
+        "small_blind": rules.small_blind,
+        "big_blind": rules.big_blind,
+        "ante": rules.ante,
+        "no_small_blind": no_sb,
+    }
+    return antes, blinds, forced
 
 
 def _check_field(name: str, value: Any) -> None:
@@ -206,6 +252,8 @@ def _actions(hand: Hand, order: list[int], viewer: int | None) -> list[str]:
     flush()
     return out
 
+
+_POSTS = frozenset(("post_ante", "post_small_blind", "post_big_blind"))
 
 #: History events with no PHH action (blinds and antes are fields; pots are computed).
 _SILENT = frozenset(

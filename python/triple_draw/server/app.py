@@ -46,7 +46,7 @@ from triple_draw.server.protocol import (
 from triple_draw.server.store import Store, StoreError
 from triple_draw.server.tables import TableConfig, TableRunner, token_key
 
-__all__ = ["ServerSettings", "create_app"]
+__all__ = ["ServerSettings", "create_app", "handle_message"]
 
 log = logging.getLogger("triple_draw.server")
 
@@ -121,6 +121,36 @@ class Connection:
             return False
         self._tokens -= 1.0
         return True
+
+
+def handle_message(runner: TableRunner, conn: Any, data: str | bytes, hello: bool) -> bool:
+    """One message of a WebSocket connection: validated (the protocol's schema), then
+    handed to the table. ``hello``: whether the connection has said hello; returns it
+    after the message. A refused message raises :class:`ProtocolError` (and changes
+    nothing); :class:`StoreError` if the storage failed (the table reloads its last
+    committed state)."""
+    doc = parse_client_message(data)
+    kind = doc["type"]
+    if kind == "ping":
+        conn.send({"v": PROTOCOL_VERSION, "type": "pong"})
+    elif kind == "hello":
+        if hello:
+            raise ProtocolError("not_allowed", "hello was already said")
+        runner.attach(conn, doc.get("token"))
+        return True
+    elif not hello:
+        raise ProtocolError("not_allowed", "say hello first")
+    elif kind == "join":
+        runner.join(conn, doc["name"].strip() or "Player", doc.get("seat"))
+    elif kind == "act":
+        runner.act(conn, doc["hand"], doc["seq"], doc["action"])
+    elif kind == "sit_out":
+        runner.sit_out(conn)
+    elif kind == "sit_in":
+        runner.sit_in(conn)
+    elif kind == "leave":
+        runner.leave(conn)
+    return hello
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: set[str] | None) -> bool:
@@ -255,27 +285,7 @@ def create_app(
                         break
                     continue
                 try:
-                    doc = parse_client_message(data)
-                    kind = doc["type"]
-                    if kind == "ping":
-                        conn.send({"v": PROTOCOL_VERSION, "type": "pong"})
-                    elif kind == "hello":
-                        if hello:
-                            raise ProtocolError("not_allowed", "hello was already said")
-                        runner.attach(conn, doc.get("token"))
-                        hello = True
-                    elif not hello:
-                        raise ProtocolError("not_allowed", "say hello first")
-                    elif kind == "join":
-                        runner.join(conn, doc["name"].strip() or "Player", doc.get("seat"))
-                    elif kind == "act":
-                        runner.act(conn, doc["hand"], doc["seq"], doc["action"])
-                    elif kind == "sit_out":
-                        runner.sit_out(conn)
-                    elif kind == "sit_in":
-                        runner.sit_in(conn)
-                    elif kind == "leave":
-                        runner.leave(conn)
+                    hello = handle_message(runner, conn, data, hello)
                 except ProtocolError as e:
                     conn.strikes += 1
                     conn.send(error_frame(e.code, str(e)))

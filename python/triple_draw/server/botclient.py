@@ -45,7 +45,7 @@ def frame_to_view(
         "seat": inv[state["seat"]],
         "n_players": len(seat_map),
         "button": inv[h["button"]],
-        "small_blind_seat": inv[h["small_blind_seat"]],
+        "small_blind_seat": hs(h["small_blind_seat"]),
         "big_blind_seat": inv[h["big_blind_seat"]],
         "stakes": dict(stakes),
         "phase": h["phase"],

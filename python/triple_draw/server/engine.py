@@ -1,13 +1,13 @@
 """The one place where the server meets the engine's :class:`Table` and :class:`Hand`.
 
-The server keeps its own record of the seating between hands (stacks by table seat, the
-button) and asks :class:`Table` for each hand: the players dealt in are the seats given a
-stack, and the button moves to the next of them after the last hand's button. Only
-public APIs are used: ``Table(...)``, ``Table.new_hand``, ``Table.seat_map``,
-``Hand.to_dict``/``from_dict``, ``Hand.view``, ``Hand.apply`` and ``phh.dumps``.
-
-When :class:`Table` keeps sit-outs, missed blinds and its own ``to_dict`` (dead button,
-posting to come in), this module is what changes: the runner calls only these functions.
+The engine's :class:`Table` keeps the seating between hands with the card room's rules:
+stacks, who is dealt in, the dead button and blinds, new players waiting for the big
+blind or posting, sit-outs and the blinds they miss, the heads-up adjustment; its
+:meth:`Table.to_dict` is the table's stored state. The server keeps beside it only who
+sits where (name, token digest, bot) and what players asked for during a hand, which it
+hands to the table once the hand is over. Only public APIs
+are used: ``Table`` and its seat methods, ``Table.new_hand``, ``Table.to_dict`` /
+``from_dict``, ``Hand.view``, ``Hand.apply`` and ``phh.dumps``.
 """
 
 from __future__ import annotations
@@ -16,32 +16,62 @@ from collections.abc import Sequence
 from typing import Any
 
 from triple_draw import Card, phh
+from triple_draw.errors import IllegalActionError
 from triple_draw.game import Action, Hand, Rules, Table
 from triple_draw.game.actions import ACTION_KINDS
 
 __all__ = [
     "action_from_message",
     "deal",
+    "dealt_next",
     "hand_from_doc",
     "hand_to_doc",
     "history_text",
+    "new_table",
     "own_discards",
+    "table_from_doc",
+    "table_to_doc",
     "timeout_action",
 ]
 
 
-def deal(
-    rules: Rules, stacks: Sequence[int | None], last_button: int | None
-) -> tuple[Hand, tuple[int, ...]]:
-    """Start a hand among the table seats given a stack (``None``: not dealt in) with the
-    button on the first of them after ``last_button`` (the first hand: the first of
-    them). Returns the hand and its seat map (table seat of each hand seat). The deck is
-    shuffled from OS entropy."""
-    m = len(stacks)
-    start = 0 if last_button is None else (last_button + 1) % m
-    table = Table(rules, list(stacks), button=start)
-    hand = table.new_hand()
-    return hand, table.seat_map
+def new_table(rules: Rules, new_players: str = "wait", missed_blinds: str = "post") -> Table:
+    """An empty table with the dead button; the deck of each hand is shuffled from OS
+    entropy."""
+    return Table(
+        rules,
+        [None] * rules.max_players,
+        button_rule="dead",
+        new_players=new_players,
+        missed_blinds=missed_blinds,
+    )
+
+
+def deal(table: Table) -> Hand | None:
+    """Start the next hand with the rules between hands applied (``None`` when fewer
+    than two players can be dealt in). The hand's seat map is ``table.seat_map``."""
+    try:
+        table.next_hand()
+    except IllegalActionError:
+        return None
+    return table.new_hand()
+
+
+def dealt_next(table: Table) -> list[int]:
+    """The table seats the next hand would deal in (empty if no hand can start)."""
+    try:
+        return list(table.next_hand()["dealt"])
+    except IllegalActionError:
+        return []
+
+
+def table_to_doc(table: Table) -> dict[str, Any]:
+    """The whole table, its hand's deck included: for the store only, never a client."""
+    return table.to_dict()
+
+
+def table_from_doc(doc: dict[str, Any]) -> Table:
+    return Table.from_dict(doc)
 
 
 def hand_to_doc(hand: Hand) -> dict[str, Any]:

@@ -129,6 +129,10 @@ def parse_client_message(data: str | bytes) -> dict[str, Any]:
         raise ProtocolError("bad_message", f"not JSON: {e}") from None
     if not isinstance(doc, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
+    try:  # JSON escapes can spell lone surrogates, which no text stored or sent may hold
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProtocolError("bad_message", "a message must be valid Unicode text") from None
     if doc.get("v") != PROTOCOL_VERSION:
         raise ProtocolError(
             "bad_message",
@@ -184,7 +188,7 @@ def hand_frame(
         "street": view["street"],
         "actor": ts(view["actor"]),
         "button": seat_map[view["button"]],
-        "small_blind_seat": seat_map[view["small_blind_seat"]],
+        "small_blind_seat": ts(view["small_blind_seat"]),
         "big_blind_seat": seat_map[view["big_blind_seat"]],
         "pot": view["pot"],
         "bet_level": view["bet_level"],

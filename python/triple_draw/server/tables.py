@@ -8,14 +8,19 @@ whole state is stored when a hand starts, when it ends (with its last action, in
 transaction) and when the seating changes; loading it applies the hand's later actions
 again. If a write fails the table reloads its last committed state.
 
-Between hands (the cardroom's rules): stacks carry over; the button moves to the next
-player dealt in; a player who joins is dealt in at the next hand; a player who sits out
-is not dealt in until he comes back; a player who leaves takes his chips (at the end of
-the hand if he is in one); a player with no chips left sits out until he leaves. The
-action clock checks or folds - and stands pat in a draw - for a player who does not act
-in time; two timeouts in a row sit him out. A player who sits out, leaves or has timed
-out has his turns played the same way at once. Seats kept for bots are refilled with a
-new bot (and a new buy-in) when a bot goes broke.
+Between hands the engine's :class:`~triple_draw.game.Table` applies the card room's
+rules (docs/table.md): stacks carry over, the dead button, a player who joins waits for
+the big blind (or posts, per the table's option), a player who sits out owes the blinds
+that pass him and posts them or waits for the big blind when he comes back, heads-up
+nobody gets the big blind twice in a row. Its ``to_dict`` is the stored table state; the
+runner keeps beside it who sits where (name, token digest, bot) and what a player asked
+for during a hand - to join, sit out, sit in, leave - which it hands to the table once
+the hand is over. A player who leaves takes his chips (at the end of the hand if one is
+running); a player with no chips left sits out until he leaves. The action clock checks
+or folds - and stands pat in a draw - for a player who does not act in time; two
+timeouts in a row sit him out. A player who sits out, leaves or has timed out has his
+turns played the same way at once. Seats kept for bots are refilled with a new bot (and
+a new buy-in) when a bot goes broke.
 
 Chips are accounted: ``chips_in`` (every buy-in) minus ``chips_out`` (every cash-out) is
 always the sum of the stacks at the table (see :func:`check_chips`).
@@ -34,7 +39,7 @@ from typing import Any, Protocol
 
 from triple_draw.bots import make_bot
 from triple_draw.errors import IllegalActionError, TripleDrawError
-from triple_draw.game import Action, Hand, Rules
+from triple_draw.game import Action, Hand, Rules, Table
 from triple_draw.server import engine
 from triple_draw.server.protocol import PROTOCOL_VERSION, ProtocolError, hand_frame
 from triple_draw.server.store import Store, StoreError
@@ -43,7 +48,8 @@ __all__ = ["Client", "Seat", "TableConfig", "TableRunner", "check_chips", "token
 
 log = logging.getLogger("triple_draw.server")
 
-STATE_VERSION = 1
+#: 2: the seating is the engine Table's document (version 1 kept its own record)
+STATE_VERSION = 2
 #: Consecutive timeouts after which a player is sat out.
 TIMEOUTS_TO_SIT_OUT = 2
 
@@ -82,6 +88,10 @@ class TableConfig:
     hand_pause: float = 3.0
     #: deal hands when only bots are seated (otherwise they wait for a person)
     bots_alone: bool = False
+    #: a player who sits down after the first hand: "wait" for the big blind or "post"
+    new_players: str = "wait"
+    #: a player back from sitting out who missed blinds: "post" them or "wait"
+    missed_blinds: str = "post"
 
     def info(self) -> dict[str, Any]:
         r = self.rules
@@ -103,18 +113,23 @@ class TableConfig:
 
 @dataclass
 class Seat:
+    """Who sits in a table seat and what he asked for; his chips are the Table's."""
+
     name: str
     key: str  # token digest; "" for a bot
-    stack: int
+    #: chips bought in and not yet at the Table (a player who joined during a hand)
+    pending: int = 0
     bot: bool = False
+    #: the player wants to sit out (applied to the Table between hands)
     sitting_out: bool = False
+    #: the player has left (applied at the end of the hand he is in)
     leaving: bool = False
 
     def to_doc(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "key": self.key,
-            "stack": self.stack,
+            "pending": self.pending,
             "bot": self.bot,
             "sitting_out": self.sitting_out,
             "leaving": self.leaving,
@@ -122,9 +137,7 @@ class Seat:
 
     @classmethod
     def from_doc(cls, d: dict[str, Any]) -> Seat:
-        return cls(
-            d["name"], d["key"], d["stack"], d["bot"], d["sitting_out"], d.get("leaving", False)
-        )
+        return cls(d["name"], d["key"], d["pending"], d["bot"], d["sitting_out"], d["leaving"])
 
 
 def _dumps(x: Any) -> str:
@@ -172,10 +185,12 @@ class _Broadcast:
 def check_chips(state: dict[str, Any]) -> int:
     """Check a stored table state's chip accounting; returns the chips at the table.
 
-    Raises :class:`StoreError` if the stacks (plus a running hand's chips) differ from
-    the chips bought in minus the chips cashed out, or a hand lost or made chips."""
-    seats = state["seats"]
+    Raises :class:`StoreError` if the stacks (plus a running hand's chips and buy-ins not
+    yet at the table) differ from the chips bought in minus the chips cashed out, or a
+    hand lost or made chips."""
+    seats = state["table"]["seats"]  # while a hand runs: the stacks it started with
     total: int = sum(s["stack"] for s in seats if s is not None)
+    total += sum(p["pending"] for p in state["seats"] if p is not None)
     hand = state["hand"]
     if hand is not None and not hand["settled"]:
         doc = hand["state"]
@@ -205,14 +220,12 @@ class TableRunner:
         self.config = config
         self.store = store
         m = config.rules.max_players
+        self.table: Table = engine.new_table(config.rules, config.new_players, config.missed_blinds)
         self.seats: list[Seat | None] = [None] * m
-        self.button: int | None = None
         self.chips_in = 0
         self.chips_out = 0
-        self.hand: Hand | None = None
         self.hand_id = 0
         self.seq = 0
-        self.seat_map: tuple[int, ...] = ()
         self.settled = True
         self.clients: set[Client] = set()
         self._bots: dict[int, Any] = {}
@@ -224,22 +237,41 @@ class TableRunner:
         if state is not None:
             self._restore(state)
 
+    @property
+    def hand(self) -> Hand | None:
+        """The current (or last) hand."""
+        return self.table.hand
+
+    @property
+    def seat_map(self) -> tuple[int, ...]:
+        """Table seat of each hand seat of the current (or last) hand."""
+        return self.table.seat_map
+
+    @property
+    def button(self) -> int | None:
+        """Table seat of the current (or last) hand's button (``None`` before a hand)."""
+        hand = self.table.hand
+        return None if hand is None else self.table.seat_map[hand.button]
+
     # -- persistence ------------------------------------------------------------------------
 
     def state_doc(self) -> dict[str, Any]:
+        """The stored state: the Table's document (its hand's state moved to ``hand``),
+        who sits where, the chip accounting and the hand's id and action count."""
+        tdoc = engine.table_to_doc(self.table)
         hand = None
-        if self.hand is not None:
+        if tdoc["hand"] is not None:
             hand = {
                 "id": self.hand_id,
                 "seq": self.seq,
                 "seat_map": list(self.seat_map),
                 "settled": self.settled,
-                "state": engine.hand_to_doc(self.hand),
+                "state": tdoc["hand"].pop("state"),
             }
         return {
             "version": STATE_VERSION,
             "seats": [None if s is None else s.to_doc() for s in self.seats],
-            "button": self.button,
+            "table": tdoc,
             "chips_in": self.chips_in,
             "chips_out": self.chips_out,
             "bot_names": self._bot_names,
@@ -257,22 +289,24 @@ class TableRunner:
             raise StoreError(
                 f"table {self.config.id}: stored with {len(seats)} seats, configured with {m}"
             )
+        hand = state["hand"]
+        tdoc = dict(state["table"])
+        if hand is not None:
+            tdoc["hand"] = dict(tdoc["hand"], state=hand["state"])
+        try:
+            self.table = engine.table_from_doc(tdoc)
+        except TripleDrawError as e:
+            raise StoreError(f"table {self.config.id}: stored table: {e}") from None
         self.seats = seats
-        self.button = state["button"]
         self.chips_in = state["chips_in"]
         self.chips_out = state["chips_out"]
         self._bot_names = state.get("bot_names", 0)
-        hand = state["hand"]
         if hand is None:
-            self.hand = None
             self.hand_id = self.seq = 0
-            self.seat_map = ()
             self.settled = True
         else:
-            self.hand = engine.hand_from_doc(hand["state"])
             self.hand_id = hand["id"]
             self.seq = hand["seq"]
-            self.seat_map = tuple(hand["seat_map"])
             self.settled = hand["settled"]
             if not self.settled:
                 self._replay()
@@ -325,18 +359,27 @@ class TableRunner:
         if self.in_progress:
             assert self.hand is not None
             live = dict(zip(self.seat_map, self.hand.stacks, strict=True))
-        return [
-            None
-            if s is None
-            else {
-                "name": s.name,
-                "stack": live.get(ts, s.stack),
-                "bot": s.bot,
-                "sitting_out": s.sitting_out or s.leaving,
-                "connected": s.bot or ts in connected,
-            }
-            for ts, s in enumerate(self.seats)
-        ]
+        stacks = self.table.seats
+        frame: list[dict[str, Any] | None] = []
+        for ts, s in enumerate(self.seats):
+            if s is None:
+                frame.append(None)
+                continue
+            at_table = stacks[ts] is not None
+            status = self.table.status(ts)
+            frame.append(
+                {
+                    "name": s.name,
+                    "stack": live.get(ts, s.pending if stacks[ts] is None else stacks[ts]),
+                    "bot": s.bot,
+                    # a player with no chips left (not at the table) sits out
+                    "sitting_out": s.sitting_out or s.leaving or not (at_table or s.pending),
+                    # not dealt in yet: waiting for the big blind or to post
+                    "waiting": not s.sitting_out and (status == "waiting" or s.pending > 0),
+                    "connected": s.bot or ts in connected,
+                }
+            )
+        return frame
 
     def _clock_frame(self) -> dict[str, Any] | None:
         if self._deadline is None or not self.in_progress:
@@ -435,26 +478,33 @@ class TableRunner:
         self.broadcast()
 
     def join(self, client: Client, name: str, seat: int | None) -> str:
-        """Sit ``client`` down; returns the seat token (given to this client only)."""
+        """Sit ``client`` down; returns the seat token (given to this client only). His
+        buy-in goes to the table between hands (at once if no hand is running)."""
         if client.seat is not None:
             raise ProtocolError("not_allowed", f"you already sit in seat {client.seat}")
         m = len(self.seats)
         if seat is None:
-            seat = next((ts for ts in range(m) if self.seats[ts] is None), None)
+            seat = next((ts for ts in range(m) if self._free(ts)), None)
             if seat is None:
                 raise ProtocolError("table_full", "every seat is taken")
         elif seat >= m:
             raise ProtocolError("bad_message", f"seat must be 0..{m - 1}, got {seat}")
-        elif self.seats[seat] is not None:
+        elif not self._free(seat):
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
         token = secrets.token_urlsafe(32)
         self.seats[seat] = Seat(name, token_key(token), self.config.buy_in)
         self.chips_in += self.config.buy_in
+        self._between_hands()
         self._save_seating()
         client.seat = seat
         client.send({"v": PROTOCOL_VERSION, "type": "joined", "seat": seat, "token": token})
         self._changed()
         return token
+
+    def _free(self, ts: int) -> bool:
+        """Nobody sits there, and the Table holds no player there (one who left during
+        the hand still plays it out)."""
+        return self.seats[ts] is None and self.table.status(ts) is None
 
     def _seat_of(self, client: Client) -> Seat:
         if client.seat is None or self.seats[client.seat] is None:
@@ -467,37 +517,65 @@ class TableRunner:
         s = self._seat_of(client)
         if not s.sitting_out:
             s.sitting_out = True
+            self._between_hands()
             self._save_seating()
         self._changed()
 
     def sit_in(self, client: Client) -> None:
         s = self._seat_of(client)
-        if s.stack == 0 and self._in_hand(client.seat) is None:
+        ts = client.seat
+        assert ts is not None
+        if self.table.seats[ts] is None and not s.pending and self._in_hand(ts) is None:
             raise ProtocolError("not_allowed", "you have no chips left: leave and join again")
         if s.sitting_out:
             s.sitting_out = False
-            assert client.seat is not None
-            self._timeouts.pop(client.seat, None)
+            self._timeouts.pop(ts, None)
+            self._between_hands()
             self._save_seating()
         self._changed()
 
     def leave(self, client: Client) -> None:
-        """The player leaves: at once between hands, at the end of the hand if he is in
-        it (his turns are folded meanwhile)."""
+        """The player leaves: at once between hands, at the end of the hand if one is
+        running (his turns are folded meanwhile)."""
         s = self._seat_of(client)
         ts = client.seat
         assert ts is not None
-        if self.in_progress and self._in_hand(ts) is not None:
-            s.leaving = True
-        else:
-            self.chips_out += s.stack
-            self.seats[ts] = None
+        s.leaving = True
+        self._between_hands()
         self._save_seating()
         for c in list(self.clients):
             if c.seat == ts:
                 c.seat = None
                 c.send({"v": PROTOCOL_VERSION, "type": "left"})
         self._changed()
+
+    def _between_hands(self) -> None:
+        """Hand what the players asked for to the Table, if no hand is running: leavers
+        cash out, new players sit down (and wait or post per the table's options), sit
+        out and sit in; a busted bot goes, a busted person sits out until he leaves."""
+        if self.in_progress:
+            return
+        t = self.table
+        for ts, s in enumerate(self.seats):
+            if s is None:
+                continue
+            at_table = t.status(ts) is not None
+            if s.leaving or (s.bot and not at_table and not s.pending):
+                self.chips_out += (t.leave(ts) if at_table else 0) + s.pending
+                self.seats[ts] = None
+                self._bots.pop(ts, None)
+                continue
+            if not at_table:
+                if not s.pending:  # no chips left
+                    s.sitting_out = True
+                    continue
+                t.sit(ts, s.pending)
+                s.pending = 0
+            status = t.status(ts)
+            if s.sitting_out and status != "sitting_out":
+                t.sit_out(ts)
+            elif not s.sitting_out and status == "sitting_out":
+                t.sit_in(ts)
 
     def act(self, client: Client, hand_id: int, seq: int, message: dict[str, Any]) -> None:
         """A player's action answering action number ``seq`` of hand ``hand_id``."""
@@ -551,24 +629,15 @@ class TableRunner:
             raise
 
     def _settle(self) -> tuple[str, dict[str, Any]]:
-        """Stacks back to the seats; leavers cash out; the broke sit out (bots go)."""
+        """The hand is over: its record, then the seating changes asked for meanwhile."""
         hand = self.hand
         assert hand is not None
         names = []
-        for hs, ts in enumerate(self.seat_map):
+        for ts in self.seat_map:
             s = self.seats[ts]
             assert s is not None
-            s.stack = hand.stacks[hs]
             names.append(s.name)
-        for ts, s in enumerate(self.seats):
-            if s is None:
-                continue
-            if s.leaving or (s.bot and s.stack == 0):
-                self.chips_out += s.stack
-                self.seats[ts] = None
-                self._bots.pop(ts, None)
-            elif s.stack == 0:
-                s.sitting_out = True
+        self._between_hands()
         self.settled = True
         text = engine.history_text(hand, None, self.hand_id, names, self.config.name)
         return text, engine.hand_to_doc(hand)
@@ -579,42 +648,33 @@ class TableRunner:
         for ts in range(len(self.seats)):
             if want <= 0:
                 break
-            if self.seats[ts] is None:
+            if self._free(ts):
                 self._bot_names += 1
                 self.seats[ts] = Seat(f"Bot {self._bot_names}", "", self.config.buy_in, bot=True)
                 self.chips_in += self.config.buy_in
                 want -= 1
                 changed = True
+        if changed:
+            self._between_hands()
         return changed
-
-    def _dealt_in(self) -> list[int]:
-        return [
-            ts
-            for ts, s in enumerate(self.seats)
-            if s is not None and s.stack > 0 and not s.sitting_out and not s.leaving
-        ]
 
     def _next_hand(self) -> None:
         if self.in_progress:
             return
         changed = self._refill_bots()
-        players = self._dealt_in()
-        seated = {ts: s for ts in players if (s := self.seats[ts]) is not None}
-        people = [ts for ts, s in seated.items() if not s.bot]
-        if len(players) < 2 or (not people and not self.config.bots_alone):
+        dealt = engine.dealt_next(self.table)
+        people = [ts for ts in dealt if (s := self.seats[ts]) is not None and not s.bot]
+        if len(dealt) < 2 or (not people and not self.config.bots_alone):
             if changed:
                 self._save_seating()
             self.broadcast()
             return
-        stacks: list[int | None] = [None] * len(self.seats)
-        for ts, s in seated.items():
-            stacks[ts] = s.stack
-        hand, seat_map = engine.deal(self.config.rules, stacks, self.button)
-        self.hand, self.seat_map, self.seq, self.settled = hand, seat_map, 0, False
-        self.button = seat_map[hand.button]
+        hand = engine.deal(self.table)
+        assert hand is not None
+        self.seq, self.settled = 0, False
         entries = [
             (s.key or f"bot:{s.name}", hs, ts, s.name)
-            for hs, ts in enumerate(seat_map)
+            for hs, ts in enumerate(self.seat_map)
             if (s := self.seats[ts]) is not None
         ]
 
@@ -703,7 +763,8 @@ class TableRunner:
                 self._deadline = self._timer.when()
         else:
             delay = self.config.hand_pause if self.hand is not None else 0.0
-            self._schedule(("next", self.hand_id, len(self._dealt_in())), delay, self._next_hand)
+            dealt = tuple(engine.dealt_next(self.table))
+            self._schedule(("next", self.hand_id, dealt), delay, self._next_hand)
         self.broadcast()
 
     def start(self) -> None:

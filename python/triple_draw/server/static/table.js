@@ -236,6 +236,8 @@ function renderSeats() {
       if (won[s]) div.appendChild(el("div", "won", "wins " + won[s]));
     } else if (x.sitting_out) {
       div.appendChild(el("div", "tag", "sitting out"));
+    } else if (x.waiting) {
+      div.appendChild(el("div", "tag", "waiting to be dealt in"));
     }
     div.appendChild(cards);
     const label = [x.name, "stack " + x.stack];

@@ -1,0 +1,135 @@
+"""Write the seed corpus of the Python fuzz targets (``fuzz/python/corpus/``).
+
+``python fuzz/python/make_corpus.py``: saved hands at every stage for ``from_dict``, card
+texts for ``cards``, command lines for ``cli``. The files are committed; rerun this only
+when the documents' format changes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+from triple_draw import Hand, Rules
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+
+def hands() -> dict[str, Hand]:
+    out: dict[str, Hand] = {}
+    out["fresh_3"] = Hand(Rules(), [100, 100, 100], seed=1)
+    h = Hand(Rules(), [100, 100, 100, 100], button=2, seed=2)
+    h.bet_or_raise()
+    h.check_or_call()
+    out["round1_raised"] = h
+    h = Hand(Rules(), [60, 60, 60], seed=3)
+    while not h.in_draw:
+        h.check_or_call()
+    h.discard(h.hole_ids(h.actor)[:2])
+    out["declared_discards"] = h
+    h = Hand(Rules.online(), [80, 80, 80, 80, 80, 80], seed=4)
+    rnd = random.Random(4)
+    while not h.is_over and h.street < 3:
+        if h.in_draw:
+            h.discard(h.hole_ids(h.actor)[: rnd.randint(3, 5)])
+        else:
+            h.check_or_call()
+    out["online_heavy_draws"] = h
+    h = Hand(Rules(ante=1), [5, 40, 3], seed=5)
+    while not h.is_over:
+        if h.in_draw:
+            h.discard([])
+        elif h.can_bet_or_raise():
+            h.bet_or_raise()
+        else:
+            h.check_or_call()
+    out["all_in_side_pots_over"] = h
+    h = Hand(Rules(), [100, 100], button=1, seed=6)
+    h.fold()
+    out["heads_up_folded"] = h
+    h = Hand(Rules(max_players=8), [50] * 8, seed=7)
+    rnd = random.Random(7)
+    for _ in range(30):
+        if h.is_over:
+            break
+        h.apply(rnd.choice(h.legal_actions()))
+    out["eight_players_mid"] = h
+    h = Hand(Rules(), [100] * 5, button=0, seed=8, no_small_blind=True, posts={4: (2, 1)})
+    h.check_or_call()
+    out["table_posts"] = h
+    return out
+
+
+def main() -> None:
+    shutil.rmtree(CORPUS, ignore_errors=True)
+    d = CORPUS / "from_dict"
+    d.mkdir(parents=True)
+    for name, h in hands().items():
+        (d / f"{name}.json").write_text(json.dumps(h.to_dict(), separators=(",", ":")))
+    d = CORPUS / "cards"
+    d.mkdir()
+    texts = ["7h5d4c3s2h", "7c 5d 4h 3s 2c", "As,Kd,Qh,Jc,9s", "10h 9h 8h 7h 6h",
+             "TD 3S 2C 4H 5D", "??", "7h5d", "7h7h5d4c3s", "Xx", "Ac5d4h3s2c6c",
+             "2c 3c 4c 5c 6c 7c", "\u00a07h"]  # fmt: skip
+    for i, t in enumerate(texts):
+        (d / f"text_{i:02d}").write_bytes(t.encode())
+    d = CORPUS / "cli"
+    d.mkdir()
+    lines = [
+        ["eval", "7c5d4h3s2c", "8c6d4h3s2c"],
+        ["eval", "--json", "Ac5d4h3s2c"],
+        ["equity", "7c5d4h3sKd", "8c6d5h4s2c", "--draws", "1", "--trials", "50"],
+        ["equity", "7c5d4h3sKd", "?", "--seed", "3", "--strategy", "keep:8"],
+        ["discard", "7c5d4h3sKd", "--draws", "2", "--target", "8", "--top", "3"],
+        ["discard", "7c5d4h3sKd", "--opponent", "8c6d5h4s2c", "--trials", "40"],
+        ["simulate", "--players", "3", "--hands", "5", "--seed", "1", "--json"],
+        ["simulate", "--bots", "random*2,call", "--hands", "4", "--mode", "table"],
+        ["simulate", "--rules", "online", "--hands", "3", "--stack", "10", "--small-bet", "4"],
+        ["play", "--players", "2", "--seed", "1", "--hands", "1"],
+        ["--version"],
+        ["simulate", "--help"],
+        ["nonsense", "--players", "x"],
+    ]
+    for i, argv in enumerate(lines):
+        (d / f"argv_{i:02d}").write_bytes(b"\0".join(a.encode() for a in argv))
+    d = CORPUS / "server"
+    d.mkdir()
+    for i, session in enumerate(server_sessions()):
+        (d / f"session_{i:02d}").write_bytes(session)
+
+
+def server_sessions() -> list[bytes]:
+    """Sessions at the server's table: lines of a client byte (0-2; 3 lets the timers
+    run) and a message."""
+
+    def m(who: int, **msg: object) -> bytes:
+        return bytes([who]) + json.dumps({"v": 1, **msg}).encode()
+
+    tick = bytes([3])
+    hello = [m(k, type="hello") for k in range(3)]
+    two = [hello[0], m(0, type="join", name="Ann", seat=0), hello[1], m(1, type="join", name="Bob")]
+    acts = [
+        m(k, type="act", hand=h, seq=q, action={"kind": kind})
+        for k in range(2)
+        for h in (1, 2)
+        for q in range(3)
+        for kind in ("call", "check")
+    ]
+    return [
+        b"\n".join([*two, tick]),
+        b"\n".join(two + acts[:8] + [tick] + acts[8:16]),
+        b"\n".join([*two, tick, hello[2], m(2, type="join", name="Cy"), tick, tick]),
+        b"\n".join([*two, tick, m(1, type="sit_out"), tick, tick, m(1, type="sit_in"), tick]),
+        b"\n".join([*two, tick, m(0, type="leave"), tick, hello[2], m(2, type="join", name="Di")]),
+        b"\n".join(
+            [*two, m(1, type="act", hand=1, seq=0, action={"kind": "discard", "cards": []})]
+        ),
+        b"\n".join([hello[0], hello[0], m(0, type="ping"), m(1, type="join", name="x")]),
+        b"\n".join([*two, hello[2], m(2, type="hello", token="x" * 43), b"\x02{", tick]),
+    ]
+
+
+if __name__ == "__main__":
+    main()
