@@ -57,7 +57,8 @@ case $(echo "$where" | head -n 1 | tr '\\' '/') in
     "$ROOT"/python/*) echo "triple_draw is imported from the source tree, not the install" >&2; exit 1 ;;
 esac
 
-# --import-mode=importlib keeps the tests' directory off sys.path, and the current
-# directory (the checkout's root) holds no importable triple_draw.
+# Neither directory pytest puts on sys.path holds an importable triple_draw: tests/ (for
+# the shared helpers in conftest.py and the server tests' server_util.py) and the
+# checkout's root (the package's source is under python/, which is not on the path).
 env -u PYTHONPATH PATH="$clean_path" TD_TEST_INSTALLED=1 \
-    python -m pytest -p no:cacheprovider --import-mode=importlib "$@"
+    python -m pytest -p no:cacheprovider "$@"
