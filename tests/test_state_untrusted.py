@@ -299,3 +299,32 @@ def test_mutated_documents_are_refused_or_play_on_to_a_valid_end(doc: Any, data:
     except TripleDrawError as e:
         raise AssertionError(f"not a SchemaError: {e!r}") from e
     _play_to_the_end(h, random.Random(0))
+
+
+# -- JSON text: size and depth are checked before parsing ----------------------------------
+
+
+def test_from_json_reads_the_text_of_a_document() -> None:
+    doc = _doc(stop=lambda h: h.street == 1)
+    text = json.dumps(doc)
+    assert Hand.from_json(text).to_dict() == doc
+    assert Hand.from_json(text.encode()).to_dict() == doc
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested deeper than"),  # json.loads: RecursionError
+        ('{"a": ' * 5000 + "1" + "}" * 5000, "nested deeper than"),
+        ('"' + '\\"' * 200_000, "not valid JSON"),  # an unterminated string, read once
+        ("1" * 5000, "not valid JSON"),  # Python's digit limit: a plain ValueError
+        ("[1,", "not valid JSON"),
+        (b"\xff", "not UTF-8"),
+        (5, "must be str or bytes"),
+        (" " * 1_000_001, "longer than"),
+        ('{"stacks": "[[[[[[[[[[[[[[[[[[[[[[[[[[[["}', "schema_version"),  # brackets in a string
+    ],
+)
+def test_from_json_refuses_bad_text_with_schema_error(text: Any, match: str) -> None:
+    with pytest.raises(SchemaError, match=match):
+        Hand.from_json(text)

@@ -9,19 +9,32 @@ Cards are text (``"7h"``) everywhere except in ``deck`` (the deck's own state fo
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any, TypeVar
 
 from triple_draw.errors import DeckError, SchemaError, TripleDrawError
 from triple_draw.game import core as _coremod
 from triple_draw.game import events as ev
-from triple_draw.game.cards import CARD_TEXT, to_ids
-from triple_draw.game.events import log_from_dicts, log_to_dicts
+from triple_draw.game.cards import _TEXT_ID, CARD_TEXT
+from triple_draw.game.events import LogEntry, log_to_dicts
 from triple_draw.game.phase import MAY_RAISE, PHASES
 from triple_draw.game.rules import UNCAPPED, Rules
 from triple_draw.game.state import HandState
 from triple_draw.schema import HAND_STATE_VERSION as SCHEMA_VERSION
 
-__all__ = ["to_dict", "from_dict", "card_partition", "SCHEMA_VERSION", "DOCUMENT_KEYS"]
+__all__ = [
+    "to_dict",
+    "from_dict",
+    "from_json",
+    "check_depth",
+    "check_text_depth",
+    "MAX_DEPTH",
+    "MAX_TEXT",
+    "card_partition",
+    "SCHEMA_VERSION",
+    "DOCUMENT_KEYS",
+]
 
 S = TypeVar("S", bound=HandState)
 
@@ -144,6 +157,49 @@ def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
                 push((child, depth + 1))
 
 
+#: The longest JSON text :func:`from_json` reads (a real document is a few kilobytes).
+MAX_TEXT = 1_000_000
+
+# a string (an unterminated one runs to the end: one pass, no backtracking) or a bracket
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|[\[\]{}]', re.DOTALL)
+
+
+def check_text_depth(text: str, limit: int = MAX_DEPTH) -> None:
+    """Refuse (:class:`SchemaError`) a JSON text whose arrays and objects nest deeper
+    than ``limit``, before it is parsed (strings are skipped: brackets in them do not
+    count)."""
+    depth = 0
+    for m in _TOKEN.finditer(text):
+        t = m.group()
+        if t == "[" or t == "{":
+            depth += 1
+            if depth > limit:
+                raise SchemaError(f"hand document: nested deeper than {limit} levels")
+        elif t == "]" or t == "}":
+            depth -= 1
+
+
+def from_json(cls: type[S], text: Any, core: Any = None) -> S:
+    """:func:`from_dict` of a JSON text (``str`` or UTF-8 ``bytes``): its size (at most
+    :data:`MAX_TEXT` characters) and nesting depth are checked before it is parsed; a
+    text that is not JSON is a :class:`SchemaError` too."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise SchemaError(f"hand document: not UTF-8 text: {e}") from None
+    if not isinstance(text, str):
+        raise SchemaError(f"a hand document text must be str or bytes, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise SchemaError(f"hand document: longer than {MAX_TEXT} characters")
+    check_text_depth(text)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise SchemaError(f"hand document: not valid JSON: {e}") from None
+    return from_dict(cls, data, core)
+
+
 def from_dict(cls: type[S], data: Any, core: Any = None) -> S:
     """Rebuild a hand of class ``cls`` from :func:`to_dict` output.
 
@@ -186,7 +242,7 @@ def _rebuild(cls: type[S], d: dict[str, Any], core: Any) -> S:
     rules = Rules.from_dict(d["rules"])
     start = d["starting_stacks"]
     n = len(start)
-    events = log_from_dicts(d["history"])
+    events = _events(d["history"])
     # the starting state: the cards each seat was dealt, and which cards were never in
     # the deck (a stacked deck missing cards: they are out of play from the start)
     hole: list[list[int] | None] = [None] * n
@@ -239,7 +295,7 @@ def _missing_candidates(
     tried: served-discards reshuffles when the stub is used up, part way through a
     player's draw (``m`` cards before it); "pokerstars" when the stub holds fewer cards
     than the player draws (``r`` cards left)."""
-    first = frozenset(c for c in to_ids(d["out_of_play"]) if c not in seen)
+    first = frozenset(c for c in _ids(d["out_of_play"]) if c not in seen)
     out = [first]
     r_at = next((i for i, e in enumerate(events) if e[0] == ev.RESHUFFLE), None)
     if r_at is None:
@@ -249,7 +305,7 @@ def _missing_candidates(
         if e[0] == ev.DRAW and e[3] is not None:
             before.update(e[3])
     nd = next((e[3] for e in events[r_at:] if e[0] == ev.DRAW and e[3] is not None), ())
-    held = set(to_ids(d["withheld"] or ()))
+    held = set(_ids(d["withheld"] or ()))
     rest = [c for c in range(52) if c not in before and c not in held]
     others = [c for c in rest if c not in nd]
     if rules.reshuffle == "pokerstars":
@@ -364,6 +420,25 @@ def _replay(
                 f"{_short(want)}"
             )
     return h
+
+
+def _ids(cards: list[str]) -> list[int]:
+    """Card text of a document already checked against the schema, as ids."""
+    return [_TEXT_ID[c] for c in cards]
+
+
+def _events(items: list[dict[str, Any]]) -> list[LogEntry]:
+    """The log entries of a history already checked against the schema."""
+    get = _TEXT_ID.__getitem__
+    return [
+        (
+            e["kind"],
+            e.get("seat"),
+            e.get("amount"),
+            None if (cards := e.get("cards")) is None else tuple(map(get, cards)),
+        )
+        for e in items
+    ]
 
 
 def _adopt_deck(h: HandState, deck: Any) -> None:
