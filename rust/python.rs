@@ -36,6 +36,8 @@ error_classes! {
     deck_error => "DeckError",
     batch_error => "BatchError",
     batch_type_error => "BatchTypeError",
+    argument_error => "ArgumentError",
+    argument_type_error => "ArgumentTypeError",
 }
 
 impl From<CardError> for PyErr {
@@ -238,7 +240,7 @@ fn check_rank(rank: i64) -> PyResult<u16> {
     if (1..=eval::NUM_CLASSES as i64).contains(&rank) {
         Ok(rank as u16)
     } else {
-        Err(pyo3::exceptions::PyValueError::new_err(format!(
+        Err(argument_error(format!(
             "hand rank {rank} is out of range 1..=7462"
         )))
     }
@@ -246,10 +248,31 @@ fn check_rank(rank: i64) -> PyResult<u16> {
 
 #[pymethods]
 impl HandRank {
+    /// A rank is an int (not a bool); anything else, or an int out of 1..=7462, is a
+    /// package error (ArgumentTypeError / ArgumentError), never a plain ValueError,
+    /// TypeError or OverflowError.
     #[new]
-    fn new(rank: i64) -> PyResult<Self> {
+    fn new(rank: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let not_int = || -> PyResult<PyErr> {
+            Ok(argument_type_error(format!(
+                "a hand rank must be an int, got {}",
+                rank.get_type().name()?
+            )))
+        };
+        if rank.is_instance_of::<PyBool>() {
+            return Err(not_int()?);
+        }
+        let value = match rank.extract::<i64>() {
+            Ok(v) => v,
+            Err(_) if rank.is_instance_of::<PyInt>() => {
+                return Err(argument_error(
+                    "hand rank out of range 1..=7462 (a huge int)",
+                ))
+            }
+            Err(_) => return Err(not_int()?),
+        };
         Ok(HandRank {
-            rank: check_rank(rank)?,
+            rank: check_rank(value)?,
         })
     }
 

@@ -13,12 +13,14 @@ import json
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 from conftest import partition_ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from triple_draw.errors import SchemaError, TripleDrawError
+from triple_draw import HandRank
+from triple_draw.errors import ArgumentError, ArgumentTypeError, SchemaError, TripleDrawError
 from triple_draw.game import Hand, Rules
 from triple_draw.game.core import resolve_core
 from triple_draw.game.state_io import MAX_DEPTH
@@ -328,3 +330,35 @@ def test_from_json_reads_the_text_of_a_document() -> None:
 def test_from_json_refuses_bad_text_with_schema_error(text: Any, match: str) -> None:
     with pytest.raises(SchemaError, match=match):
         Hand.from_json(text)
+
+
+# -- issue 10.7: every error of the game layer is the package's ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        (0, ArgumentError),
+        (7463, ArgumentError),
+        (-1, ArgumentError),
+        (2**70, ArgumentError),  # was OverflowError
+        (True, ArgumentTypeError),  # a bool is not a rank
+        ("1", ArgumentTypeError),  # was a plain TypeError
+        (1.0, ArgumentTypeError),
+    ],
+)
+def test_hand_rank_out_of_range_or_not_an_int_is_a_package_error(value: Any, error: type) -> None:
+    with pytest.raises(error, match="hand rank"):
+        HandRank(value)
+
+
+def test_hand_rank_takes_ints_and_numpy_ints() -> None:
+    assert HandRank(1).rank == 1 and HandRank(np.int64(7462)).rank == 7462
+
+
+@pytest.mark.parametrize("seat", [True, False, 1.0, "0", None, -1, 3, 2**70])
+def test_a_seat_must_be_an_int_of_the_table(seat: Any) -> None:
+    h = Hand(Rules(), [100, 100, 100], seed=1)
+    for ask in (h.view, h.hole_ids, h.hole_text, h.draws, h.discards):
+        with pytest.raises(ArgumentError, match=r"seat must be 0\.\.2"):
+            ask(seat)
