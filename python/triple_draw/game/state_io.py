@@ -5,13 +5,22 @@ identically.
 
 Cards are text (``"7h"``) everywhere except in ``deck`` (the deck's own state format:
 ``{"key", "word_pos", "stub": [ids]}``).
+
+A document is untrusted input (docs/security.md). :func:`from_dict` believes nothing in
+it but its starting state: it creates the hand with the public constructor (rules,
+starting stacks, button, the dealt cards of the ``deal`` events, the withheld cards),
+replays every action of the history with the public actions (each draw's cards given,
+so the engine checks them), and then requires every field of the document to equal the
+rebuilt hand's ``to_dict``. Only the deck's stream and stub order are taken from the
+document, once its stub holds the cards the replay leaves there.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from triple_draw.errors import DeckError, SchemaError, TripleDrawError
 from triple_draw.game import core as _coremod
@@ -35,6 +44,9 @@ __all__ = [
     "SCHEMA_VERSION",
     "DOCUMENT_KEYS",
 ]
+
+if TYPE_CHECKING:
+    from triple_draw.game.hand import Hand
 
 S = TypeVar("S", bound=HandState)
 
@@ -263,15 +275,16 @@ def _rebuild(cls: type[S], d: dict[str, Any], core: Any) -> S:
             seen.update(cards)
     if None in hole:
         raise SchemaError(f"$.history: seat {hole.index(None)} is never dealt")
+    dealt = [cards or [] for cards in hole]
     deck_doc = d["deck"]
     try:
         deck = core.Deck.from_state(deck_doc)
     except DeckError as e:
         raise SchemaError(f"$.deck: {e}") from None
     first_error: SchemaError | None = None
-    for missing in _missing_candidates(d, events, hole, seen, rules):
+    for missing in _missing_candidates(d, events, dealt, seen, rules):
         try:
-            return _replay(cls, d, core, rules, events, hole, draws, missing, deck)
+            return _replay(cls, d, core, rules, events, dealt, draws, missing, deck)
         except SchemaError as e:
             if first_error is None:
                 first_error = e
@@ -305,9 +318,10 @@ def _missing_candidates(
         if e[0] == ev.DRAW and e[3] is not None:
             before.update(e[3])
     nd = next((e[3] for e in events[r_at:] if e[0] == ev.DRAW and e[3] is not None), ())
-    held = set(_ids(d["withheld"] or ()))
+    held = set(_ids(d["withheld"] or []))
     rest = [c for c in range(52) if c not in before and c not in held]
     others = [c for c in rest if c not in nd]
+    shapes: list[tuple[Sequence[int], Sequence[int]]]
     if rules.reshuffle == "pokerstars":
         shapes = [((), others[:r]) for r in range(len(nd))]
     else:
@@ -348,6 +362,7 @@ def _replay(
         raise SchemaError(f"$.deck: {e}") from None
     n = len(hole)
     h = cls.__new__(cls)
+    hand = cast("Hand", h)
     try:
         Hand.__init__(
             h,  # type: ignore[arg-type]
@@ -392,9 +407,9 @@ def _replay(
                         used[seat] += 1
                     elif ids and reserved is not None and reserved[seat] is not None:
                         receive = [None if c == "??" else c for c in reserved[seat]]
-                    h.discard(ids, receive=receive)
+                    hand.discard(ids, receive=receive)
                 else:
-                    h.apply(Action(kind, amount))
+                    hand.apply(Action(kind, amount))
             except TripleDrawError as e:
                 raise SchemaError(f"$.history[{i}]: {e}") from None
     log = h._log
