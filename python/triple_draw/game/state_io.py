@@ -220,6 +220,7 @@ def from_dict(cls: type[S], data: Any, core: Any = None) -> S:
     follow the published schema, or if replaying its history from its starting state
     (rules, starting stacks, button, the cards dealt and drawn) through the public
     constructor and actions does not give back every field of the document."""
+    core = _coremod.resolve_core(core)  # a bad core is the caller's error, not the document's
     check_depth(data)
     if not isinstance(data, dict):
         raise SchemaError(f"a hand document must be a dict, got {type(data).__name__}")
@@ -250,7 +251,6 @@ _BETTING_KINDS = frozenset((ev.FOLD, ev.CHECK, ev.CALL, ev.BET, ev.RAISE))
 def _rebuild(cls: type[S], d: dict[str, Any], core: Any) -> S:
     """Replay the document's history from its starting state and check the rest of the
     document against the result, field by field."""
-    core = _coremod.resolve_core(core)
     rules = Rules.from_dict(d["rules"])
     start = d["starting_stacks"]
     n = len(start)
