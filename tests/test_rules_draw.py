@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from triple_draw import Deck, IllegalActionError
+from triple_draw import Deck, IllegalActionError, SchemaError
 from triple_draw.game import Hand, Rules
 from conftest import partition_ok, to_draw
 
@@ -261,25 +261,27 @@ def test_pokerstars_served_player_passes_over_his_discards_on_top_of_the_stub(pr
 def test_pokerstars_corner_case_only_his_own_discards_left_are_dealt_in_stub_order():
     """docs/rules.md, "pokerstars", the corner case: when, after the reshuffle has
     gathered everything out of play, the stub holds nothing but the served player's own
-    discards, he is dealt them in stub order - the deal never fails. Heads-up, stacked
-    through the hand document: the stub and the cards out of play are all his."""
-    from triple_draw.game.cards import CARD_TEXT
-
+    discards, he is dealt them in stub order - the deal never fails. Heads-up; no legal
+    play reaches this state (he would have to throw all 42 cards outside the two hands,
+    and Hand.from_dict refuses it), so it is set up directly: the stub and the cards out
+    of play are all his."""
     h = Hand(Rules.online(), [100, 100], seed=5)
     h.check_or_call()
     h.check_or_call()
     assert h.in_draw
-    doc = h.to_dict()
     s = h.actor
     hands = set(h.hole_ids(0)) | set(h.hole_ids(1))
     outside = [c for c in range(52) if c not in hands]
-    doc["deck"]["stub"] = outside[:2]
-    doc["out_of_play"] = [CARD_TEXT[c] for c in outside[2:]]
+    state = h._deck.get_state()
+    state["stub"] = outside[:2]
+    h._deck = type(h._deck).from_state(state)
+    h._stub_n = 2
+    h._out = outside[2:]
     # he threw every card outside the two hands earlier in this hand
     for i in range(0, len(outside), 5):
-        chunk = [CARD_TEXT[c] for c in outside[i : i + 5]]
-        doc["history"].append({"kind": "discard", "seat": s, "cards": chunk})
-    h = Hand.from_dict(doc)
+        h._log.append(("discard", s, None, tuple(outside[i : i + 5])))
+    with pytest.raises(SchemaError):
+        Hand.from_dict(h.to_dict())
     keep = h.hole_ids(s)[3:]
     h.discard(h.hole_ids(s)[:3])  # needs 3, the stub holds 2: a reshuffle of all 42
     assert [e.kind for e in h.history][-2:] == ["reshuffle", "draw"]

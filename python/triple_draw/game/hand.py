@@ -561,6 +561,12 @@ class Hand(HandState):
         """Rebuild a hand from :meth:`to_dict` output (:class:`SchemaError` if malformed)."""
         return state_io.from_dict(cls, data, core)
 
+    @classmethod
+    def from_json(cls, text: str | bytes, core: Any = None) -> Hand:
+        """:meth:`from_dict` of the JSON text of a document, its size and nesting depth
+        checked before it is parsed (:class:`SchemaError` if refused)."""
+        return state_io.from_json(cls, text, core)
+
     def copy(self) -> Hand:
         """An independent copy (deck and RNG included) - cheap, for search and bots."""
         new = object.__new__(type(self))

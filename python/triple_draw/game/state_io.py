@@ -5,23 +5,48 @@ identically.
 
 Cards are text (``"7h"``) everywhere except in ``deck`` (the deck's own state format:
 ``{"key", "word_pos", "stub": [ids]}``).
+
+A document is untrusted input (docs/security.md). :func:`from_dict` believes nothing in
+it but its starting state: it creates the hand with the public constructor (rules,
+starting stacks, button, the dealt cards of the ``deal`` events, the withheld cards),
+replays every action of the history with the public actions (each draw's cards given,
+so the engine checks them), and then requires every field of the document to equal the
+rebuilt hand's ``to_dict``. Only the deck's stream and stub order are taken from the
+document, once its stub holds the cards the replay leaves there.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import json
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from triple_draw.errors import DeckError, SchemaError
+from triple_draw.errors import DeckError, SchemaError, TripleDrawError
 from triple_draw.game import core as _coremod
 from triple_draw.game import events as ev
-from triple_draw.game.cards import CARD_TEXT, to_ids, to_maybe_ids
-from triple_draw.game.events import LogEntry, log_from_dicts, log_to_dicts
-from triple_draw.game.phase import CALL_ONLY, DONE, DRAW, MAY_RAISE, OVER, PHASES
+from triple_draw.game.cards import _TEXT_ID, CARD_TEXT
+from triple_draw.game.events import LogEntry, log_to_dicts
+from triple_draw.game.phase import MAY_RAISE, PHASES
 from triple_draw.game.rules import UNCAPPED, Rules
 from triple_draw.game.state import HandState
 from triple_draw.schema import HAND_STATE_VERSION as SCHEMA_VERSION
 
-__all__ = ["to_dict", "from_dict", "card_partition", "SCHEMA_VERSION", "DOCUMENT_KEYS"]
+__all__ = [
+    "to_dict",
+    "from_dict",
+    "from_json",
+    "check_depth",
+    "check_text_depth",
+    "MAX_DEPTH",
+    "MAX_TEXT",
+    "card_partition",
+    "SCHEMA_VERSION",
+    "DOCUMENT_KEYS",
+]
+
+if TYPE_CHECKING:
+    from triple_draw.game.hand import Hand
 
 S = TypeVar("S", bound=HandState)
 
@@ -118,9 +143,85 @@ def to_dict(st: HandState) -> dict[str, Any]:
     }
 
 
+#: The deepest nesting a hand document has (``$.outcome.pots[i].shares[j][k]``: 6) with
+#: room to spare; anything deeper is refused before it is read.
+MAX_DEPTH = 12
+
+
+def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
+    """Refuse (:class:`SchemaError`) a document nested deeper than ``limit`` - and so a
+    self-referencing one - without recursion: the walk is iterative and stops at the
+    first container below the limit."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        if type(node) is dict:
+            children: Any = node.values()
+        elif type(node) is list:
+            children = node
+        else:
+            continue
+        if depth >= limit:
+            raise SchemaError(f"hand document: nested deeper than {limit} levels")
+        for child in children:
+            if type(child) is dict or type(child) is list:
+                push((child, depth + 1))
+
+
+#: The longest JSON text :func:`from_json` reads (a real document is a few kilobytes).
+MAX_TEXT = 1_000_000
+
+# a string (an unterminated one runs to the end: one pass, no backtracking) or a bracket
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|[\[\]{}]', re.DOTALL)
+
+
+def check_text_depth(text: str, limit: int = MAX_DEPTH) -> None:
+    """Refuse (:class:`SchemaError`) a JSON text whose arrays and objects nest deeper
+    than ``limit``, before it is parsed (strings are skipped: brackets in them do not
+    count)."""
+    depth = 0
+    for m in _TOKEN.finditer(text):
+        t = m.group()
+        if t == "[" or t == "{":
+            depth += 1
+            if depth > limit:
+                raise SchemaError(f"hand document: nested deeper than {limit} levels")
+        elif t == "]" or t == "}":
+            depth -= 1
+
+
+def from_json(cls: type[S], text: Any, core: Any = None) -> S:
+    """:func:`from_dict` of a JSON text (``str`` or UTF-8 ``bytes``): its size (at most
+    :data:`MAX_TEXT` characters) and nesting depth are checked before it is parsed; a
+    text that is not JSON is a :class:`SchemaError` too."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise SchemaError(f"hand document: not UTF-8 text: {e}") from None
+    if not isinstance(text, str):
+        raise SchemaError(f"a hand document text must be str or bytes, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise SchemaError(f"hand document: longer than {MAX_TEXT} characters")
+    check_text_depth(text)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise SchemaError(f"hand document: not valid JSON: {e}") from None
+    return from_dict(cls, data, core)
+
+
 def from_dict(cls: type[S], data: Any, core: Any = None) -> S:
-    """Rebuild a hand of class ``cls`` from :func:`to_dict` output (:class:`SchemaError`
-    if malformed: the published schema first, then the game's own consistency)."""
+    """Rebuild a hand of class ``cls`` from :func:`to_dict` output.
+
+    The document is untrusted: it is accepted only if legal play reaches it.
+    :class:`SchemaError` (naming the first problem) if it is nested too deep, does not
+    follow the published schema, or if replaying its history from its starting state
+    (rules, starting stacks, button, the cards dealt and drawn) through the public
+    constructor and actions does not give back every field of the document."""
+    core = _coremod.resolve_core(core)  # a bad core is the caller's error, not the document's
+    check_depth(data)
     if not isinstance(data, dict):
         raise SchemaError(f"a hand document must be a dict, got {type(data).__name__}")
     if data.get("schema_version") != SCHEMA_VERSION:
@@ -137,160 +238,284 @@ def from_dict(cls: type[S], data: Any, core: Any = None) -> S:
 
     validate_hand_state(data)
     try:
-        return _build(cls, data, core)
+        return _rebuild(cls, data, core)
     except SchemaError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise SchemaError(f"malformed hand document: {type(e).__name__}: {e}") from None
+    except TripleDrawError as e:
+        raise SchemaError(f"hand document: {e}") from None
 
 
-def _seat_list(data: Any, n: int, what: str) -> list[Any]:
-    if not isinstance(data, list) or len(data) != n:
-        raise SchemaError(f"{what} must be a list of {n} entries")
-    return data
+_BETTING_KINDS = frozenset((ev.FOLD, ev.CHECK, ev.CALL, ev.BET, ev.RAISE))
 
 
-def _ints(data: Any, n: int, what: str, minimum: int = 0) -> list[int]:
-    v = _seat_list(data, n, what)
-    for x in v:
-        if type(x) is not int or x < minimum:
-            raise SchemaError(f"{what} must hold ints >= {minimum}, got {x!r}")
-    return list(v)
-
-
-def _bools(data: Any, n: int, what: str) -> list[bool]:
-    v = _seat_list(data, n, what)
-    for x in v:
-        if type(x) is not bool:
-            raise SchemaError(f"{what} must hold bools, got {x!r}")
-    return list(v)
-
-
-def _build(cls: type[S], d: dict[str, Any], core: Any) -> S:
-    core = _coremod.resolve_core(core)
+def _rebuild(cls: type[S], d: dict[str, Any], core: Any) -> S:
+    """Replay the document's history from its starting state and check the rest of the
+    document against the result, field by field."""
     rules = Rules.from_dict(d["rules"])
     start = d["starting_stacks"]
-    n = len(start) if isinstance(start, list) else 0
-    if not 2 <= n <= rules.max_players:
-        raise SchemaError(f"starting_stacks must list 2..{rules.max_players} stacks")
-    h = object.__new__(cls)
-    h.rules = rules
-    h._rc = rules.compiled
-    h._core = core
-    h._n = n
-    button = d["button"]
-    if type(button) is not int or not 0 <= button < n:
-        raise SchemaError(f"button must be a seat 0..{n - 1}")
-    h._button = button
-    h._start = tuple(_ints(start, n, "starting_stacks", 1))
-    h._stacks = _ints(d["stacks"], n, "stacks")
-    h._bet = _ints(d["round_bets"], n, "round_bets")
-    h._total = _ints(d["committed"], n, "committed")
-    h._live = [not x for x in _bools(d["folded"], n, "folded")]
-    h._n_live = sum(h._live)
-    h._active = [MAY_RAISE if h._live[j] and h._stacks[j] > 0 else DONE for j in range(n)]
-    h._n_active = n - h._active.count(DONE)
-    h._cw = tuple((button + 1 + k) % n for k in range(n))
-    h._hands = [to_ids(x) for x in _seat_list(d["hands"], n, "hands")]
+    n = len(start)
+    events = _events(d["history"])
+    # the starting state: the cards each seat was dealt, and which cards were never in
+    # the deck (a stacked deck missing cards: they are out of play from the start)
+    hole: list[list[int] | None] = [None] * n
+    seen: set[int] = set()
+    draws: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in range(n)]
+    for i, (kind, seat, _amount, cards) in enumerate(events):
+        if kind == ev.DEAL:
+            if seat is None or seat >= n or hole[seat] is not None or cards is None:
+                raise SchemaError(
+                    f"$.history[{i}]: a deal must give one seat 0..{n - 1} its cards, once"
+                )
+            hole[seat] = list(cards)
+        elif kind == ev.DRAW:
+            if seat is None or seat >= n or cards is None:
+                raise SchemaError(f"$.history[{i}]: a draw must give a seat 0..{n - 1} cards")
+            draws[seat].append((i, cards))
+        if cards is not None:
+            seen.update(cards)
+    if None in hole:
+        raise SchemaError(f"$.history: seat {hole.index(None)} is never dealt")
+    dealt = [cards or [] for cards in hole]
+    deck_doc = d["deck"]
     try:
-        h._deck = core.Deck.from_state(d["deck"])
+        deck = core.Deck.from_state(deck_doc)
     except DeckError as e:
-        raise SchemaError(f"deck: {e}") from None
-    h._stub_n = len(h._deck)
-    h._out = to_ids(d["out_of_play"])
-    res = d["reserved"]
-    h._reserved = (
-        None
-        if res is None
-        else [None if x is None else to_maybe_ids(x) for x in _seat_list(res, n, "reserved")]
-    )
-    h._withheld = None if d["withheld"] is None else to_ids(d["withheld"])
-    if d["phase"] not in PHASES:
-        raise SchemaError(f"phase must be one of {PHASES}, got {d['phase']!r}")
-    h._phase = PHASES.index(d["phase"])
-    if h._phase == OVER:  # nobody bets any more
-        h._active = [DONE] * n
-        h._n_active = 0
-    h._in_draw = h._phase == DRAW
-    street = d["street"]
-    if type(street) is not int or not 0 <= street <= 3:
-        raise SchemaError("street must be 0..3")
-    h._street = street
-    actor = d["actor"]
-    if actor is not None and (type(actor) is not int or not 0 <= actor < n):
-        raise SchemaError(f"actor must be None or a seat 0..{n - 1}")
-    h._actor = actor
-    if (actor is None) != (h._phase == OVER):
-        raise SchemaError("actor must be None exactly when the hand is over")
-    b = d["betting"]
-    for key in ("level", "full_level", "unit", "full_bets"):
-        if type(b[key]) is not int:
-            raise SchemaError(f"betting.{key} must be an int")
-    if b["max_full_bets"] is not None and type(b["max_full_bets"]) is not int:
-        raise SchemaError("betting.max_full_bets must be an int or null")
-    h._level = b["level"]
-    h._full_level = b["full_level"]
-    h._unit = b["unit"]
-    h._full_bets = b["full_bets"]
-    h._max_full_bets = UNCAPPED if b["max_full_bets"] is None else b["max_full_bets"]
-    to_act = _bools(b["to_act"], n, "betting.to_act")
-    may_raise = _bools(b["may_raise"], n, "betting.may_raise")
-    h._to_act = [
-        (MAY_RAISE if r else CALL_ONLY) if t else DONE
-        for t, r in zip(to_act, may_raise, strict=True)
-    ]
-    h._last_aggr = b["last_aggressor"]
-    h._draw_order = [int(x) for x in d["draw"]["order"]]
-    h._draw_pos = int(d["draw"]["position"])
-    table = [
-        None if x is None else tuple(to_ids(x))
-        for x in _seat_list(d["table_discards"], n, "table_discards")
-    ]
-    h._declared = [(j, t) for j in h._draw_order if (t := table[j]) is not None]
-    h._need = sum(len(t) for _j, t in h._declared)
-    h._log = log_from_dicts(d["history"])
-    h._sb, h._bb = blind_seats(h._log, n, button)
-    h._reshuffled = any(e[0] == ev.RESHUFFLE for e in h._log)
-    out = d["outcome"]
-    h._result = None
-    if out is None:
-        h._returned = None
-        h._pots = None
-        h._showdown = None
+        raise SchemaError(f"$.deck: {e}") from None
+    first_error: SchemaError | None = None
+    for missing in _missing_candidates(d, events, dealt, seen, rules):
+        try:
+            return _replay(cls, d, core, rules, events, dealt, draws, missing, deck)
+        except SchemaError as e:
+            if first_error is None:
+                first_error = e
+    assert first_error is not None
+    raise first_error
+
+
+def _missing_candidates(
+    d: dict[str, Any],
+    events: list[Any],
+    hole: list[list[int]],
+    seen: set[int],
+    rules: Rules,
+) -> list[frozenset[int]]:
+    """The sets of cards the starting deck may have lacked (a stacked deck given to the
+    constructor: they are out of play from the start), most likely first.
+
+    Before any reshuffle they are exactly the cards out of play that nobody ever held. A
+    reshuffle gathers them into the new stub; the starting stub's size is then known
+    only from where the reshuffle happened, so the few sizes the rules allow there are
+    tried: served-discards reshuffles when the stub is used up, part way through a
+    player's draw (``m`` cards before it); "pokerstars" when the stub holds fewer cards
+    than the player draws (``r`` cards left)."""
+    first = frozenset(c for c in _ids(d["out_of_play"]) if c not in seen)
+    out = [first]
+    r_at = next((i for i, e in enumerate(events) if e[0] == ev.RESHUFFLE), None)
+    if r_at is None:
+        return out
+    before: set[int] = {c for cards in hole for c in cards}
+    for e in events[:r_at]:
+        if e[0] == ev.DRAW and e[3] is not None:
+            before.update(e[3])
+    nd = next((e[3] for e in events[r_at:] if e[0] == ev.DRAW and e[3] is not None), ())
+    held = set(_ids(d["withheld"] or []))
+    rest = [c for c in range(52) if c not in before and c not in held]
+    others = [c for c in rest if c not in nd]
+    shapes: list[tuple[Sequence[int], Sequence[int]]]
+    if rules.reshuffle == "pokerstars":
+        shapes = [((), others[:r]) for r in range(len(nd))]
     else:
-        h._returned = None if out["returned"] is None else tuple(out["returned"])
-        h._pots = [
-            (
-                p["amount"],
-                tuple(p["eligible"]),
-                tuple(p["winners"]),
-                tuple(tuple(x) for x in p["shares"]),
+        shapes = [(nd[:m], ()) for m in range(len(nd) + 1)]
+    for dealt, left in shapes:
+        cand = frozenset(rest) - set(dealt) - set(left)
+        if cand not in out:
+            out.append(cand)
+    return out
+
+
+def _replay(
+    cls: type[S],
+    d: dict[str, Any],
+    core: Any,
+    rules: Rules,
+    events: list[Any],
+    hole: list[list[int]],
+    draws: list[list[tuple[int, tuple[int, ...]]]],
+    missing: frozenset[int],
+    deck: Any,
+) -> S:
+    """The hand the document's start and actions give (``missing``: the cards the
+    starting deck lacked), checked against the whole document."""
+    from triple_draw.game.actions import Action
+    from triple_draw.game.hand import Hand
+
+    deck_doc = d["deck"]
+    try:
+        deck0 = core.Deck.from_state(
+            {
+                "key": deck_doc["key"],
+                "word_pos": deck_doc["word_pos"],
+                "stub": [c for c in range(52) if c not in missing],
+            }
+        )
+    except DeckError as e:
+        raise SchemaError(f"$.deck: {e}") from None
+    n = len(hole)
+    h = cls.__new__(cls)
+    hand = cast("Hand", h)
+    try:
+        Hand.__init__(
+            h,  # type: ignore[arg-type]
+            rules,
+            d["starting_stacks"],
+            d["button"],
+            hole_cards=hole,
+            deck=deck0,
+            core=core,
+            withhold=d["withheld"],
+            **forced_bets(events, n, d["button"], rules),
+        )
+    except TripleDrawError as e:
+        raise SchemaError(f"hand document: the starting state: {e}") from None
+    # replay every action; the cards drawn are given (the document says which they were;
+    # the engine checks each is one the deal could give at its moment)
+    used = [0] * n
+    reserved = d["reserved"]
+    # once no card is dealt any more, the deck is the document's (its stub must hold the
+    # same cards; its order and stream are the document's, as any shuffle may give them):
+    # the deals still to come - and their dry runs for given cards - are then the
+    # original's, card for card
+    last_deal = max(
+        (i for i, e in enumerate(events) if e[0] in (ev.DEAL, ev.DRAW, ev.RESHUFFLE)), default=0
+    )
+    swapped = False
+    for i, (kind, seat, amount, cards) in enumerate(events):
+        if not swapped and i > last_deal:
+            _adopt_deck(h, deck)
+            swapped = True
+        if kind in _BETTING_KINDS or kind == ev.DISCARD:
+            if seat is None or seat != h._actor:
+                raise SchemaError(
+                    f"$.history[{i}]: seat {seat} acts ({kind}) but the seat to act is {h._actor}"
+                )
+            try:
+                if kind == ev.DISCARD:
+                    ids = list(cards or ())
+                    receive: Any = None
+                    q = draws[seat]
+                    if ids and used[seat] < len(q) and q[used[seat]][0] > i:
+                        receive = list(q[used[seat]][1])
+                        used[seat] += 1
+                    elif ids and reserved is not None and reserved[seat] is not None:
+                        receive = [None if c == "??" else c for c in reserved[seat]]
+                    hand.discard(ids, receive=receive)
+                else:
+                    hand.apply(Action(kind, amount))
+            except TripleDrawError as e:
+                raise SchemaError(f"$.history[{i}]: {e}") from None
+    log = h._log
+    if log != events:
+        i = next(
+            (k for k, (a, b) in enumerate(zip(log, events, strict=False)) if a != b),
+            min(len(log), len(events)),
+        )
+        want = log_to_dicts(log[i : i + 1])
+        have = log_to_dicts(events[i : i + 1])
+        raise SchemaError(
+            f"$.history[{i}]: the document has {have[0] if have else 'no event'}, legal play "
+            f"gives {want[0] if want else 'no event'}"
+        )
+    if not swapped:
+        _adopt_deck(h, deck)
+    got = to_dict(h)
+    for key in DOCUMENT_KEYS:
+        if got[key] != d[key]:
+            path, have, want = _first_difference(d[key], got[key], f"$.{key}")
+            raise SchemaError(
+                f"{path}: the document has {_short(have)}, legal play from its start gives "
+                f"{_short(want)}"
             )
-            for p in out["pots"]
-        ]
-        h._showdown = [(int(j), bool(shown)) for j, shown in out["showdown"]]
-    part = card_partition(h)
-    cards = part["hands"] + part["stub"] + part["out_of_play"]
-    if sorted(cards) != list(range(52)):
-        raise SchemaError("the cards of hands, deck and out_of_play do not partition the 52 cards")
-    in_play = 0 if h._phase == OVER else sum(h._total)
-    if sum(h._stacks) + in_play != sum(h._start):
-        raise SchemaError("stacks and committed chips do not add up to the starting stacks")
     return h
 
 
-def blind_seats(log: list[LogEntry], n: int, button: int) -> tuple[int | None, int]:
-    """The blinds' seats of a hand as its first post events show them: the usual seats,
-    or, in a hand dealt with ``no_small_blind`` (3+ players, no small blind posted, the big
-    blind posted by the first seat left of the button), no small blind. Later
-    ``post_big_blind`` events are the live posts of players coming into the game."""
-    if n == 2:
-        return button, 1 - button
-    sb, bb = (button + 1) % n, (button + 2) % n
-    first_bb = next((e[1] for e in log if e[0] == ev.POST_BIG_BLIND), None)
-    if first_bb == sb and not any(e[0] == ev.POST_SMALL_BLIND for e in log):
-        return None, sb
-    return sb, bb
+def forced_bets(events: list[LogEntry], n: int, button: int, rules: Rules) -> dict[str, Any]:
+    """The ``Hand`` options (``no_small_blind``, ``posts``) that post the forced bets a
+    history opens with: antes, the blinds, then the entry posts of players coming into the
+    game (live chips as ``post_big_blind``, dead chips as ``post_ante``), as ``Hand``
+    posts them. A hand dealt with ``no_small_blind`` (3+ players) has its big blind posted
+    by the first seat left of the button and no small blind. Amounts are the ones posted
+    (a short stack's post is what it had), which post the same chips again."""
+    posts = []
+    for e in events:
+        if e[0] not in (ev.POST_ANTE, ev.POST_SMALL_BLIND, ev.POST_BIG_BLIND):
+            break
+        posts.append(e)
+    k = 0
+    if rules.ante:
+        while k < len(posts) and k < n and posts[k][0] == ev.POST_ANTE:
+            k += 1
+    sb_posted = k < len(posts) and posts[k][0] == ev.POST_SMALL_BLIND
+    if sb_posted:
+        k += 1
+    options: dict[str, Any] = {}
+    if n > 2 and not sb_posted and k < len(posts) and posts[k][1] == (button + 1) % n:
+        options["no_small_blind"] = True
+    if k < len(posts) and posts[k][0] == ev.POST_BIG_BLIND:
+        k += 1
+    extra: dict[int, list[int]] = {}
+    for kind, seat, amount, _cards in posts[k:]:
+        if seat is None or type(amount) is not int:
+            raise SchemaError("$.history: a forced bet must name a seat and an amount")
+        live_dead = extra.setdefault(seat, [0, 0])
+        live_dead[0 if kind == ev.POST_BIG_BLIND else 1] += amount
+    if extra:
+        options["posts"] = {s: (live, dead) for s, (live, dead) in extra.items()}
+    return options
+
+
+def _ids(cards: list[str]) -> list[int]:
+    """Card text of a document already checked against the schema, as ids."""
+    return [_TEXT_ID[c] for c in cards]
+
+
+def _events(items: list[dict[str, Any]]) -> list[LogEntry]:
+    """The log entries of a history already checked against the schema."""
+    get = _TEXT_ID.__getitem__
+    return [
+        (
+            e["kind"],
+            e.get("seat"),
+            e.get("amount"),
+            None if (cards := e.get("cards")) is None else tuple(map(get, cards)),
+        )
+        for e in items
+    ]
+
+
+def _adopt_deck(h: HandState, deck: Any) -> None:
+    """Give the replayed hand the document's deck, if its stub holds the same cards."""
+    if sorted(h._deck.stub_ids()) != sorted(deck.stub_ids()):
+        raise SchemaError("$.deck.stub: does not hold the cards legal play leaves in the stub")
+    h._deck = deck.copy()
+    h._stub_n = len(deck)
+
+
+def _first_difference(a: Any, b: Any, path: str) -> tuple[str, Any, Any]:
+    """The path and values of the first place where ``a`` and ``b`` differ."""
+    while True:
+        if type(a) is dict and type(b) is dict and a.keys() == b.keys():
+            k = next(k for k in a if a[k] != b[k])
+            a, b, path = a[k], b[k], f"{path}.{k}"
+        elif type(a) is list and type(b) is list and len(a) == len(b):
+            k = next(k for k in range(len(a)) if a[k] != b[k])
+            a, b, path = a[k], b[k], f"{path}[{k}]"
+        else:
+            return path, a, b
+
+
+def _short(v: Any) -> str:
+    s = repr(v)
+    return s if len(s) <= 80 else s[:77] + "..."
 
 
 def card_partition(st: HandState) -> dict[str, list[int]]:
