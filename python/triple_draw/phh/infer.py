@@ -421,10 +421,18 @@ class Cards:
                 t = slot_of.get(c)
                 if t is None or match(t, seen):
                     slot_of[c] = s
+                    taken.add(c)
                     return True
             return False
 
+        taken: set[int] = set()
         for s in free:
+            # the first free card he may get (the greedy choice); else an augmenting path
+            pick = next((c for c in neutral if c not in taken and not self._own_throw(c, s)), None)
+            if pick is not None:
+                slot_of[pick] = s
+                taken.add(pick)
+                continue
             if not match(s, set()):
                 raise Bad(
                     f"p{s.player + 1} cannot be dealt a card he has not thrown before "
