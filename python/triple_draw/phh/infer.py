@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from itertools import pairwise, permutations
+from itertools import permutations
 
 from triple_draw.errors import HistoryError
 from triple_draw.game.cards import CARD_TEXT
@@ -58,7 +58,6 @@ class Cards:
         self.busy: list[list[Slot]] = []
         self.rng = random.Random(0)
         self.prefer_unnamed = True
-        self.linger = False
         for a in acts:
             try:
                 self._step(a)
@@ -216,7 +215,7 @@ class Cards:
             return 0
         # in the pool of an earlier reshuffle it would be in the stub too early (the
         # default rule deals it again before the stub re-forms; "pokerstars" keeps it in
-        # the stub, where it takes the place of a card dealt meanwhile)
+        # the stub, but a small stub is better kept for the cards it must deal)
         return 2 if e == s.epoch else 1
 
     def _entry(self, prev: Slot, history: list[Slot]) -> int | None:
@@ -269,9 +268,6 @@ class Cards:
                 s.chosen = False
         self.rng = rng
         self.prefer_unnamed = attempt % 2 == 0
-        # "pokerstars" keeps a card reshuffled early in the stub until it is dealt: let
-        # cards linger there (it may crowd a small stub) in every other pair of attempts
-        self.linger = attempt % 4 >= 2
         self.busy = [[] for _ in range(52)]
         for s in self.slots:
             if s.card is not None:
@@ -308,7 +304,6 @@ class Cards:
             elif nxt.epoch > epoch:
                 demand[c] = nxt
             # else: dealt again from this stub by the history
-        pokerstars = self.timing.pokerstars
         routes: dict[int, list[tuple[Slot, int]]] = {}
         # the unknown slots of each epoch, and (default rule: the pools depend on the
         # epochs only) whether some slot of epoch e leads on to a slot
@@ -324,15 +319,12 @@ class Cards:
                     continue
                 history = [*self.busy[c], s]
                 how = self._comes_back(s, nxt, history)
-                if how and pokerstars and self._blocks(s, c):
-                    how = 0
-                if how == 1 and not (pokerstars and self.linger):
+                if how == 1:
                     # into an earlier pool: the default rule deals it again from that
-                    # stub ("pokerstars" may keep it there, but that stub is small),
-                    # so some hand dealt from there must lead on to its pool
+                    # stub, so some hand dealt from there must lead on to its pool
                     e = self._entry(s, history)
                     key = (e, id(nxt))
-                    onward = None if pokerstars else leads.get(key)
+                    onward = leads.get(key)
                     if onward is None:
                         onward = any(
                             t.end <= nxt.start and self._comes_back(t, nxt, [*history, t]) == 2
@@ -357,20 +349,42 @@ class Cards:
                     return True
             return False
 
+        # "pokerstars", an epoch that ends while the stub still holds cards: all that is
+        # left then is the served player's own discards, so every other card is dealt
+        own: set[int] = set()
+        crowd = self.timing.crowded.get(epoch)
+        if crowd is not None:
+            time = self.timing.reshuffles[epoch][0]
+            own = {
+                c
+                for c in range(52)
+                if any(t.player == crowd and t.end <= time for t in self.busy[c])
+            }
         order = list(demand)
         rng.shuffle(order)
         # the most constrained first: no way round, then the fewest direct ways
-        order.sort(key=lambda c: (any(h == 1 for _s, h in routes[c]), len(routes[c])))
-        placed = {c for c in order if place(c, 2, set())}  # straight into the right pool
+        order.sort(key=lambda c: (c in own, any(h == 1 for _s, h in routes[c]), len(routes[c])))
+        # straight into the right pool
+        placed = {c for c in order if c not in own and place(c, 2, set())}
         last = epoch >= len(self.timing.reshuffles)
         # the default rule deals the whole stub before the next reshuffle; otherwise the
         # cards not needed here may stay in the stub as long as the other slots are full
         must = len(demand) if not (self.timing.pokerstars or last) else len(slots) - len(neutral)
+        if crowd is not None:
+            must = max(must, len([c for c in demand if c not in own]))
         for c in order:
             if len(placed) >= must:
                 break
             if c not in placed and place(c, 1, set()):
                 placed = set(card_of.values())
+        if crowd is not None and (
+            any(c not in placed for c in demand if c not in own)
+            or len(slots) - len(card_of) < len([c for c in neutral if c not in own])
+        ):
+            raise Bad(
+                "the unknown cards of this history cannot be dealt without a card being "
+                "in two places"
+            )
         if len(placed) < must:
             raise Bad(
                 "the unknown cards of this history cannot be dealt without a card being "
@@ -381,6 +395,7 @@ class Cards:
         rng.shuffle(neutral)
         if self.prefer_unnamed:
             neutral.sort(key=lambda c: bool(self.busy[c]))
+        neutral.sort(key=lambda c: c in own)  # the others' cards first (stable)
         for hold in self.mucked:  # a hand mucked unseen: as bad as possible
             for s in [t for t in free if any(t is h for h in hold)]:
                 if not neutral:
@@ -394,14 +409,59 @@ class Cards:
                 neutral.remove(c)
                 card_of[id(s)] = c
                 free.remove(s)
+        # the rest: a matching of slots and cards ("pokerstars": no card to a player who
+        # threw it), each slot trying the preferred cards first
+        slot_of: dict[int, Slot] = {}  # card -> slot
+
+        def match(s: Slot, seen: set[int]) -> bool:
+            for c in neutral:
+                if c in seen or self._own_throw(c, s):
+                    continue
+                seen.add(c)
+                t = slot_of.get(c)
+                if t is None or match(t, seen):
+                    slot_of[c] = s
+                    taken.add(c)
+                    return True
+            return False
+
+        taken: set[int] = set()
         for s in free:
-            j = next((j for j, c in enumerate(neutral) if not self._own_throw(c, s)), 0)
-            card_of[id(s)] = neutral.pop(j)
+            # the first free card he may get (the greedy choice); else an augmenting path
+            pick = next((c for c in neutral if c not in taken and not self._own_throw(c, s)), None)
+            if pick is not None:
+                slot_of[pick] = s
+                taken.add(pick)
+                continue
+            if not match(s, set()):
+                raise Bad(
+                    f"p{s.player + 1} cannot be dealt a card he has not thrown before "
+                    '(the "pokerstars" reshuffle never gives a player his own discards)'
+                )
+        for c, s in slot_of.items():
+            card_of[id(s)] = c
         for s in slots:
             c = card_of[id(s)]
             s.card = c
             s.chosen = True
             self.busy[c].append(s)
+
+    def own_in_stub(self, s: Slot) -> list[int]:
+        """Under "pokerstars", the cards the player of slot ``s`` threw earlier that are
+        in the stub when ``s`` is dealt: let go before the reshuffle that formed the
+        stub of ``s``'s epoch, and not dealt since."""
+        if s.epoch == 0:
+            return []
+        time = self.timing.reshuffles[s.epoch - 1][0]
+        found = []
+        for c in range(52):
+            before = [t for t in self.busy[c] if t.start < s.start]
+            if not before:
+                continue
+            last = max(before, key=lambda t: t.start)
+            if last.end <= time and any(t.player == s.player for t in before):
+                found.append(c)
+        return found
 
     def _own_throw(self, c: int, s: Slot) -> bool:
         """Under "pokerstars", whether the player of slot ``s`` threw ``c`` before it: the
@@ -409,17 +469,3 @@ class Cards:
         return self.timing.pokerstars and any(
             t.player == s.player and t.end <= s.start for t in self.busy[c]
         )
-
-    def _blocks(self, s: Slot, c: int) -> bool:
-        """Whether having thrown ``c`` from ``s`` keeps it out of a later "pokerstars"
-        pool that the history needs it in (a pool formed for the player of ``s``)."""
-        busy = self.busy[c]
-        chain = sorted((t for t in busy if t.start >= s.end), key=lambda t: t.start)
-        for a, b in pairwise(chain):
-            if (
-                a.end != NEVER
-                and self._comes_back(a, b, busy)
-                and not self._comes_back(a, b, [*busy, s])
-            ):
-                return True
-        return False

@@ -8,6 +8,7 @@ import os
 import random
 import warnings
 from decimal import Decimal
+from collections.abc import Iterator
 from typing import Any
 
 from triple_draw.errors import HistoryError, RulesError
@@ -34,15 +35,13 @@ from triple_draw.phh.base import (
 )
 from triple_draw.phh.infer import Cards
 from triple_draw.phh.replay import MuckWins, OrderError, replay
-from triple_draw.phh.timing import find_reshuffles
+from triple_draw.phh.timing import Serves, Timing, find_reshuffles, find_serves
 
-#: Choices of the unknown cards tried (a choice can get stuck: a card the history names
-#: later cannot be dealt then; or a hand mucked unseen would win the showdown).
-MUCK_ATTEMPTS = 24
-#: Attempts for a history with unknown cards and two or more reshuffles, where the
-#: choices get stuck more often (the cost stays bounded: a hand has at most 8 players,
-#: three draws and so at most a few dozen reshuffles).
-MANY_RESHUFFLES_ATTEMPTS = 240
+#: Choices of the unknown cards tried at most (a choice can get stuck: a card the history
+#: names later cannot be dealt then; or a hand mucked unseen would win the showdown).
+MAX_ATTEMPTS = 240
+#: "pokerstars": content-driven reshuffles chosen together at most.
+MAX_CROWDED = 2
 
 
 def loads(
@@ -294,32 +293,25 @@ def _load_one(
         raise HistoryError(f"{where}{e}") from None
     acts = parse_actions(data["actions"], n, loc)
     core = _coremod.resolve_core(core)
-    timing = find_reshuffles(the_rules, stacks_phh, seat_of, button, acts, core, forced=forced)
+    serves = find_serves(the_rules, stacks_phh, seat_of, button, acts, core, forced=forced)
+    pokerstars = the_rules.reshuffle == "pokerstars"
+    timings = _timings(serves, pokerstars)
+    timing = next(timings)
     cards = Cards(acts, n, loc, timing)
     unknown = any(s.card is None for s in cards.slots)
     rng = random.Random(seed)
     first: HistoryError | None = None
-    attempts = 1
-    if unknown:
-        attempts = MUCK_ATTEMPTS if len(timing.reshuffles) < 2 else MANY_RESHUFFLES_ATTEMPTS
+    attempts = MAX_ATTEMPTS if unknown else 1
+    tried: list[Timing] = [timing]
     for attempt in range(attempts):
-        # unknown cards: preferably ones the history never names; if the greedy choice
-        # gets stuck (a card the history names later cannot be dealt then), or a hand
-        # mucked unseen would win, choose again
-        if attempt and timing.pokerstars and attempt % 4 == 0:
-            # where "pokerstars" runs out of cards depends on which cards were thrown:
-            # estimate it again
-            timing = find_reshuffles(
-                the_rules,
-                stacks_phh,
-                seat_of,
-                button,
-                acts,
-                core,
-                random.Random(attempt),
-                forced=forced,
-            )
+        # unknown cards: preferably ones the history never names; if the choice gets
+        # stuck (a card the history names later cannot be dealt then), or a hand mucked
+        # unseen would win, choose again - under "pokerstars" also where the stub runs
+        # out early (what is left of it is the served player's own discards)
         if attempt:
+            timing = next(timings, None) or tried[attempt % len(tried)]
+            if timing not in tried:
+                tried.append(timing)
             try:
                 cards = Cards(acts, n, loc, timing, random.Random(rng.random()))
             except HistoryError as e:
@@ -358,3 +350,27 @@ def _load_one(
             first = first or e
     assert first is not None
     raise HistoryError(str(first)) from None
+
+
+def _timings(serves: Serves, pokerstars: bool) -> Iterator[Timing]:
+    """Where the stub may run out: the counts alone first; under "pokerstars" then with
+    one, then two, serves where what is left of the stub is the served player's own
+    discards (:func:`find_reshuffles`)."""
+    base = find_reshuffles(serves, pokerstars)
+    yield base
+    if not pokerstars:
+        return
+    level: list[dict[int, int]] = [{}]
+    for _ in range(MAX_CROWDED):
+        nxt: list[dict[int, int]] = []
+        for crowded in level:
+            t = base if not crowded else find_reshuffles(serves, True, crowded)
+            after = max(crowded, default=-1)
+            for decl, firsts in t.options:
+                if decl <= after:
+                    continue
+                for f in reversed(firsts):
+                    choice = {**crowded, decl: f}
+                    nxt.append(choice)
+                    yield find_reshuffles(serves, True, choice)
+        level = nxt

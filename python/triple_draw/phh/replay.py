@@ -124,6 +124,10 @@ def _choose_replacements(hand: Hand, cards: Cards, thrown: list[Any], r: list[Sl
         first = todo[0]
         given = [s.card for s in r]
         stub = [c for c in hand.receivable(thrown, given[:first]) if c not in given]
+        if cards.timing.pokerstars:
+            # his own earlier discards in the stub are passed over for him, but the stub
+            # holds them for the others
+            stub += cards.own_in_stub(r[first])
         cards.fill(r[first].epoch, stub, r[first].start)
         if r[first].card is None:  # pragma: no cover - its epoch was misjudged
             raise Bad(

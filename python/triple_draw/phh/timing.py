@@ -6,7 +6,6 @@ finds where the stub runs out (a :class:`Timing`), which the unknown-card solver
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from triple_draw.errors import IllegalActionError
@@ -45,6 +44,12 @@ class Timing:
         #: per declaration (action index): the epoch of each of its replacements
         self.epochs: dict[int, list[int]] = {}
         self.last = 0  # the epoch after the last known reshuffle
+        #: "pokerstars": per epoch that ends before its stub is empty, the player served
+        #: then - what was left of the stub was only cards he threw earlier in the hand
+        self.crowded: dict[int, int] = {}
+        #: "pokerstars": the serves where the stub could hold only the served player's
+        #: own discards before it runs out: (declaration, the cards he could get first)
+        self.options: list[tuple[int, range]] = []
 
     def epoch(self, i: int, x: int) -> int:
         """How many reshuffles come before replacement ``x`` of declaration ``i``."""
@@ -63,34 +68,39 @@ class Timing:
         return s.end <= time
 
 
-def find_reshuffles(
+class Serves:
+    """The draws of a history as the engine serves them, for counting the stub: per
+    event ``("fold", seat, 0)``, ``("discard", seat, cards thrown)`` or ``("draw", seat,
+    cards dealt)``, and the declarations (action indexes) in order."""
+
+    def __init__(self, events: list[tuple[str, int, int]], declared: list[int], n: int) -> None:
+        self.events = events
+        self.declared = declared
+        self.n = n
+
+
+def find_serves(
     rules: Rules,
     stacks_phh: list[int],
     seat_of: list[int],
     button: int,
     acts: list[Act],
     core: Any,
-    rng: random.Random | None = None,
     *,
     forced: dict[str, Any] | None = None,
-) -> Timing:
-    """Where the stub runs out, for choosing the unknown cards.
-
-    That depends only on how many cards are drawn and folded (under "pokerstars" also on
-    which cards a player threw, so there it is an estimate), so the actions replayed with
-    random cards find the points. A history that turns illegal is followed up to there.
-    ``rng``: another estimate - a deck seeded from it, and random cards thrown where the
-    history does not name them (by default the first cards held). ``forced``: the
-    hand's ``no_small_blind`` and ``posts`` arguments (a hand a table dealt)."""
+) -> Serves:
+    """Replay the actions (with any cards: the counts do not depend on them) to find the
+    order in which the engine serves the draws. A history that turns illegal is followed
+    up to there. ``forced``: the hand's ``no_small_blind`` and ``posts`` arguments (a hand
+    a table dealt)."""
     n = len(stacks_phh)
-    timing = Timing(rules.reshuffle == "pokerstars")
     stacks = [0] * n
     for k, seat in enumerate(seat_of):
         stacks[seat] = stacks_phh[k]
     declared: list[int] = []
+    events: list[tuple[str, int, int]] = []
     try:
-        seed = 0 if rng is None else rng.randrange(1 << 32)
-        hand = Hand(rules, stacks, button, seed, core=core, **(forced or {}))
+        hand = Hand(rules, stacks, button, 0, core=core, **(forced or {}))
         for a in acts:
             if a.verb not in ("sd", "f", "cc", "cbr"):
                 continue
@@ -99,11 +109,6 @@ def find_reshuffles(
                 break
             if a.verb == "sd":
                 held = list(hand.hole_ids(seat))
-                if rng is not None:
-                    named = [c for c in a.cards if c is not None and c in held]
-                    rest = [c for c in held if c not in named]
-                    rng.shuffle(rest)
-                    held = named + rest
                 hand.discard(held[: len(a.cards)])
                 declared.append(a.i)
             elif a.verb == "f":
@@ -116,34 +121,75 @@ def find_reshuffles(
                 break
     except (IllegalActionError, ValueError):
         pass
-    if not declared:
-        return timing
     pl = {seat: k for k, seat in enumerate(seat_of)}
-    stub = 52 - 5 * n
-    epoch = 0
-    latest: dict[int, int] = {}  # seat -> action index of his latest declaration
-    order = iter(declared)
-    pending: int | None = None
     for e in hand.history:
-        if e.kind == "discard":
-            latest[e.seat] = next(order)  # type: ignore[index]
-        elif e.kind == "reshuffle":
-            pending = e.amount
-            timing.reshuffles.append((latest[e.seat], pl[e.seat]))  # type: ignore[index]
-        elif e.kind == "draw":
-            k = len(e.cards or ())
-            if pending is None:
-                epochs = [epoch] * k
-                stub -= k
-            elif timing.pokerstars:
+        if e.kind in ("fold", "discard", "draw"):
+            assert e.seat is not None
+            events.append((e.kind, pl[e.seat], len(e.cards or ())))
+    return Serves(events, declared, n)
+
+
+def find_reshuffles(
+    serves: Serves, pokerstars: bool, crowded: dict[int, int] | None = None
+) -> Timing:
+    """Where the stub runs out, for choosing the unknown cards.
+
+    The default rule re-forms the stub when it is empty: that depends on the counts of
+    cards drawn and folded only. "pokerstars" re-forms it when it holds fewer cards than
+    the served player needs (counts again), and also when all that is left of it is
+    cards he threw earlier in the hand - which depends on the cards. ``crowded`` chooses
+    those points: declaration (action index) -> how many cards the player gets before
+    what is left of the stub is only his own discards; :attr:`Timing.options` lists the
+    serves where that is possible by the counts."""
+    timing = Timing(pokerstars)
+    crowded = crowded or {}
+    stub = 52 - 5 * serves.n
+    out = 0
+    epoch = 0
+    threw = [0] * serves.n  # cards thrown so far in the hand, per player
+    latest: dict[int, int] = {}  # player -> action index of his latest declaration
+    thrown: dict[int, int] = {}  # player -> how many cards his latest declaration threw
+    order = iter(serves.declared)
+    for kind, k_pl, count in serves.events:
+        if kind == "fold":
+            out += 5
+        elif kind == "discard":
+            latest[k_pl] = next(order)
+            thrown[k_pl] = count
+        else:  # draw
+            k = count
+            decl = latest[k_pl]
+            if k <= stub:
+                first = crowded.get(decl)
+                if pokerstars and out:
+                    # his own earlier discards (at most) left in the stub, passed over
+                    low = max(0, stub - threw[k_pl])
+                    if low < k:
+                        timing.options.append((decl, range(low, k)))
+                if first is not None and pokerstars and out and first < k:
+                    timing.crowded[epoch] = k_pl
+                    epochs = [epoch] * first + [epoch + 1] * (k - first)
+                    epoch += 1
+                    timing.reshuffles.append((decl, k_pl))
+                    stub = stub - first + out - (k - first)
+                    out = 0
+                else:
+                    epochs = [epoch] * k
+                    stub -= k
+            elif pokerstars:  # the rest of the stub and the pool form a new stub
                 epoch += 1
+                timing.reshuffles.append((decl, k_pl))
                 epochs = [epoch] * k
-                stub = pending - k
-            else:  # he got the rest of the stub, then cards of the new one
-                epochs = [epoch] * stub + [epoch + 1] * (k - stub)
+                stub = stub + out - k
+                out = 0
+            else:  # he gets the rest of the stub, then cards of the new one
                 epoch += 1
-                stub = pending - (k - epochs.count(epoch - 1))
-            pending = None
-            timing.epochs[latest[e.seat]] = epochs  # type: ignore[index]
+                timing.reshuffles.append((decl, k_pl))
+                epochs = [epoch - 1] * stub + [epoch] * (k - stub)
+                stub = out - (k - stub)
+                out = 0
+            out += thrown[k_pl]
+            threw[k_pl] += thrown[k_pl]
+            timing.epochs[decl] = epochs
     timing.last = epoch
     return timing

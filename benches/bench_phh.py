@@ -1,0 +1,83 @@
+"""Benchmark of loading PHH: ordinary 6-max hands written with every card, the same hands
+as one player's view (other players' cards ``??``, chosen by the solver), and views of
+heavy-drawing 7-player hands with several reshuffles.
+
+    pytest benches/bench_phh.py                  # pytest-benchmark
+    python benches/bench_phh.py                  # plain perf_counter loop, ms per hand
+
+Compare the figures as ratios within one run (docs: PHH).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from triple_draw import phh
+from triple_draw.game import Hand, Rules
+
+N_HANDS = 40
+N_HEAVY = 10
+
+
+def _play(rules: Rules, n: int, seed: int, heavy: float) -> Hand:
+    rng = random.Random(seed)
+    h = Hand(rules, [1000] * n, button=rng.randrange(n), seed=seed)
+    while h.actor is not None:
+        acts = h.legal_actions()
+        if h.in_draw:
+            a = acts[-1] if rng.random() < heavy else rng.choice(acts)
+        else:
+            a = rng.choices(acts, [1 if x.kind == "fold" else 8 for x in acts])[0]
+        h.apply(a)
+    return h
+
+
+def texts(kind: str) -> list[str]:
+    """``full``: 6-max hands with every card; ``view``: the same, seat 0's view;
+    ``heavy``: seat 0's view of 7-player hands drawing five cards most of the time,
+    half under each reshuffle rule."""
+    out = []
+    for seed in range(1, N_HEAVY + 1) if kind == "heavy" else range(N_HANDS):
+        if kind == "heavy":
+            reshuffle = ("served-discards", "pokerstars")[seed % 2]
+            h = _play(Rules(max_players=8, reshuffle=reshuffle), 7, seed, 0.7)
+        else:
+            h = _play(Rules(), 6, seed, 0.0)
+        out.append(phh.dumps(h, viewer=None if kind == "full" else 0))
+    return out
+
+
+def load_all(batch: list[str]) -> None:
+    for i, text in enumerate(batch):
+        phh.loads(text, seed=i)
+
+
+def test_bench_load_full_histories(benchmark):
+    batch = texts("full")
+    benchmark.pedantic(load_all, args=(batch,), rounds=3, iterations=1, warmup_rounds=1)
+
+
+def test_bench_load_player_views(benchmark):
+    batch = texts("view")
+    benchmark.pedantic(load_all, args=(batch,), rounds=3, iterations=1, warmup_rounds=1)
+
+
+def test_bench_load_heavy_7_player_views(benchmark):
+    batch = texts("heavy")
+    benchmark.pedantic(load_all, args=(batch,), rounds=1, iterations=1)
+
+
+def main() -> None:
+    for kind in ("full", "view", "heavy"):
+        batch = texts(kind)
+        best = float("inf")
+        for _ in range(3):
+            t = time.perf_counter()
+            load_all(batch)
+            best = min(best, time.perf_counter() - t)
+        print(f"{kind:6s}: {best / len(batch) * 1e3:7.2f} ms per hand (best of 3)")
+
+
+if __name__ == "__main__":
+    main()
