@@ -760,8 +760,8 @@ class Hand(HandState):
         self._log.append((DISCARD, s, None, ids))
         order = self._draw_order
         pos = self._draw_pos + 1
-        if self._rc.immediate_draw:  # dealt right after declaring
-            drawing.serve(self, s, ids)
+        if self._rc.immediate_draw:  # dealt right after declaring (the burn card first)
+            drawing.serve(self, s, ids, self._rc.burn and pos == 1)
         else:
             self._declared.append((s, ids))
             self._need += k
