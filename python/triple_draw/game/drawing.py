@@ -229,13 +229,14 @@ def plan(
     keep: list[int] | None = None,
     probe: int = -1,
     burn: bool = False,
+    burn_card: int | None = None,
 ) -> Deal:
     """Deal ``seq`` (draws in serving order) card by card on copies: a given card must be
     one the deal could give at its moment, a ``None`` takes the next card the deal gives.
     ``actor``/``keep``: a declarer not yet recorded (his cards after the discard).
     ``probe``: stop at that card of the last draw and record the cards it could be.
-    ``burn``: the draw's burn card comes first (the top card of the stub that no draw of
-    ``seq`` is given).
+    ``burn``: the draw's burn card comes first (``burn_card`` if given - a replay's -
+    else the top card of the stub that no draw of ``seq`` is given).
     Raises :class:`IllegalActionError` at the first given card the deal cannot give."""
     p = Deal(st._deck, st._withheld, st._out)
     pokerstars = st._rc.pokerstars
@@ -247,7 +248,7 @@ def plan(
         p.table = [c for _, t, _ in seq for c in t]
     last = len(seq) - 1
     if burn:
-        _burn(st, p, seq)
+        _burn(st, p, seq, burn_card)
     for q, (j, t, given) in enumerate(seq):
         k = len(t)
         if not k:
@@ -316,9 +317,25 @@ def plan(
     return p
 
 
-def _burn(st: HandState, p: Deal, seq: list[Draw]) -> None:
-    """The draw's burn card: the top card of the stub (passing over the cards given to
-    the draws of ``seq``, which a replay names); out of play at once."""
+def _burn(st: HandState, p: Deal, seq: list[Draw], card: int | None = None) -> None:
+    """The draw's burn card: ``card`` if given (a replay's), else the top card of the stub
+    (passing over the cards given to the draws of ``seq``, which a replay names); out of
+    play at once."""
+    if not p.held and not p.stub_len():
+        p.serving = 0
+        _reshuffle_empty(p, seq[0][0] if seq else None)
+    if card is not None:
+        if card in p.stub:
+            p.stub.remove(card)
+        elif card in p.held:
+            p.held.remove(card)
+        else:
+            raise IllegalActionError(
+                f"cannot burn {CARD_TEXT[card]}: it is not in the stub"
+            )
+        p.out.append(card)
+        p.log.append((BURN, None, st._street, (card,)))
+        return
     if not p.stub_len():
         if p.held:
             cid = p.held.pop(0)
@@ -429,11 +446,12 @@ def _why_not(
 
 
 def discard_given(
-    st: HandState, s: int, ids: tuple[int, ...], keep: list[int], receive: Any
+    st: HandState, s: int, ids: tuple[int, ...], keep: list[int], receive: Any, burn: Any = None
 ) -> bool:
-    """``discard`` with given replacement cards, or while other declared players wait
-    for given cards: every deal it causes is planned (and checked) on copies first.
-    Returns True when the draw is over (the caller starts the next betting round)."""
+    """``discard`` with given replacement cards (or a given burn card), or while other
+    declared players wait for given cards: every deal it causes is planned (and checked)
+    on copies first. Returns True when the draw is over (the caller starts the next
+    betting round)."""
     given = None if receive is None else _check_receive(s, ids, receive)
     if given is not None and all(cid is None for cid in given):
         given = None  # all random
@@ -442,15 +460,27 @@ def discard_given(
     last = pos == len(order)
     immediate = st._rc.immediate_draw
     p = None
-    burn = st._rc.burn
+    burns = st._rc.burn and (pos == 1 if immediate else last)
+    card = None
+    if burn is not None:
+        if not burns:
+            raise IllegalActionError(
+                f"seat {s}'s discard is not followed by the burn card"
+                + ("" if st._rc.burn else " (these rules burn no cards)")
+            )
+        try:
+            (card,) = to_ids([burn] if isinstance(burn, int) else burn)
+        except (CardError, ValueError):
+            raise IllegalActionError(f"bad burn card: {burn!r} (one card)") from None
     if immediate:
-        p = plan(st, [(s, ids, given)], s, keep, burn=burn and pos == 1)
-    elif last or (given is not None and not st._rc.pool_all_discards):
+        p = plan(st, [(s, ids, given)], s, keep, burn=burns, burn_card=card)
+    elif last or (given is not None and not st._rc.pool_all_discards and not st._rc.burn):
         # declare-then-deal: his cards are dealt after those declared before him; a
         # dry run now checks them at the moment they will be dealt (the declarations
         # still to come cannot change that - except under "pokerkit", whose reshuffle
-        # takes them too: there the given cards are checked when the last one declares)
-        p = plan(st, [*_pending(st), (s, ids, given)], s, keep, burn=burn)
+        # takes them too, and with burn cards, whose burn card is given with the last
+        # declaration: there the given cards are checked when the last one declares)
+        p = plan(st, [*_pending(st), (s, ids, given)], s, keep, burn=burns, burn_card=card)
     # -- nothing has changed up to here
     st._hands[s] = keep
     st._log.append((DISCARD, s, None, ids))

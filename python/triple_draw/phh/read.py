@@ -42,6 +42,8 @@ MUCK_ATTEMPTS = 24
 #: choices get stuck more often (the cost stays bounded: a hand has at most 8 players,
 #: three draws and so at most a few dozen reshuffles).
 MANY_RESHUFFLES_ATTEMPTS = 240
+#: Deck orders tried for a history of a game with burn cards that reshuffles.
+BURN_ATTEMPTS = 24
 
 
 def loads(
@@ -234,8 +236,13 @@ def _load_one(
     rng = random.Random(seed)
     first: HistoryError | None = None
     attempts = 1
+    # burn cards are never named: after a reshuffle the burn may take a card the history
+    # deals later from that stub; another deck order burns another card
+    burns = the_rules.burn_cards and bool(timing.reshuffles)
     if unknown:
         attempts = MUCK_ATTEMPTS if len(timing.reshuffles) < 2 else MANY_RESHUFFLES_ATTEMPTS
+    elif burns:
+        attempts = BURN_ATTEMPTS
     for attempt in range(attempts):
         # unknown cards: preferably ones the history never names; if the greedy choice
         # gets stuck (a card the history names later cannot be dealt then), or a hand
@@ -259,8 +266,9 @@ def _load_one(
             first = first or HistoryError(f"{where}{e}")
             continue
         try:
+            deck_seed = rng.randrange(1 << 63) if burns and attempt else seed
             return replay(
-                the_rules, stacks_phh, seat_of, button, acts, cards, seed, core, loc, finishing
+                the_rules, stacks_phh, seat_of, button, acts, cards, deck_seed, core, loc, finishing
             )
         except MuckWins as e:
             # the cards chosen for a hand mucked unseen would win: choose others
@@ -270,7 +278,7 @@ def _load_one(
         except OrderError as e:  # no choice of cards changes it
             raise HistoryError(str(e)) from None
         except HistoryError as e:
-            if not unknown:
+            if not unknown and not burns:
                 raise
             first = first or e
     assert first is not None

@@ -120,12 +120,22 @@ def find_reshuffles(
     latest: dict[int, int] = {}  # seat -> action index of his latest declaration
     order = iter(declared)
     pending: int | None = None
+    # "pokerkit": a reshuffle takes every discard of the draw made so far
+    pool_all = rules.reshuffle == "pokerkit"
+    last_decl = 0
     for e in hand.history:
         if e.kind == "discard":
-            latest[e.seat] = next(order)  # type: ignore[index]
+            latest[e.seat] = last_decl = next(order)  # type: ignore[index]
+        elif e.kind == "burn":  # one card of the stub (of a new one if it ran out there)
+            if pending is not None:
+                epoch += 1
+                stub = pending
+                pending = None
+            stub -= 1
         elif e.kind == "reshuffle":
             pending = e.amount
-            timing.reshuffles.append((latest[e.seat], pl[e.seat]))  # type: ignore[index]
+            time = last_decl if pool_all or e.seat is None else latest[e.seat]
+            timing.reshuffles.append((time, pl.get(e.seat, 0)))  # type: ignore[arg-type]
         elif e.kind == "draw":
             k = len(e.cards or ())
             if pending is None:

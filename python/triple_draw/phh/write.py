@@ -209,5 +209,14 @@ def _actions(hand: Hand, order: list[int], viewer: int | None) -> list[str]:
 
 #: History events with no PHH action (blinds and antes are fields; pots are computed).
 _SILENT = frozenset(
-    ("post_ante", "post_small_blind", "post_big_blind", "reshuffle", "begin_draw", "return", "win")
+    (
+        "post_ante",
+        "post_small_blind",
+        "post_big_blind",
+        "burn",  # PHH has no burn action (PokerKit writes none): the reader burns by the rules
+        "reshuffle",
+        "begin_draw",
+        "return",
+        "win",
+    )
 )
