@@ -128,7 +128,9 @@ def test_number_drawn_is_public_cards_private():
     ]
     assert h.view(s)["own_draws"] == [{"discarded": mine, "received": got}]
     other = (s + 1) % 3
-    evs = [e for e in h.view(other)["history"] if e["kind"] in ("discard", "draw") and e["seat"] == s]
+    evs = [
+        e for e in h.view(other)["history"] if e["kind"] in ("discard", "draw") and e["seat"] == s
+    ]
     assert evs == [
         {"kind": "discard", "seat": s, "count": 2},
         {"kind": "draw", "seat": s, "count": 2},

@@ -116,8 +116,10 @@ def serve_all(st: HandState) -> None:
     covers them all)."""
     declared = st._declared
     need = st._need
-    if st._rc.burn:
-        commit(st, plan(st, list(_pending(st)), burn=True))
+    if st._rc.burn or st._rc.pool_all_discards:
+        # one deal for the whole draw: the burn comes first, and the "pokerkit" pool
+        # holds the discards of the players not served yet
+        commit(st, plan(st, _pending(st), burn=st._rc.burn))
     elif need <= st._stub_n and st._withheld is None and not (st._reshuffled and st._rc.pokerstars):
         if need:
             ids = st._deck.deal_ids(need)
@@ -330,9 +332,7 @@ def _burn(st: HandState, p: Deal, seq: list[Draw], card: int | None = None) -> N
         elif card in p.held:
             p.held.remove(card)
         else:
-            raise IllegalActionError(
-                f"cannot burn {CARD_TEXT[card]}: it is not in the stub"
-            )
+            raise IllegalActionError(f"cannot burn {CARD_TEXT[card]}: it is not in the stub")
         p.out.append(card)
         p.log.append((BURN, None, st._street, (card,)))
         return

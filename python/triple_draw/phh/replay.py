@@ -170,9 +170,7 @@ def _deals_first(hand: Hand, rules: Rules, declared: int) -> bool:
     return declared == live - 1
 
 
-def _burn_card(
-    hand: Hand, cards: Cards, i: int, thrown: list[Any], rules: Rules
-) -> int | None:
+def _burn_card(hand: Hand, cards: Cards, i: int, thrown: list[Any], rules: Rules) -> int | None:
     """The burn card of a replay (burns are never named in a history): a card of the stub
     that the history does not deal from the same stub in this draw (its declarations
     start at action ``i``) or later; ``None`` (the engine's own choice) if there is none.
@@ -194,9 +192,7 @@ def _burn_card(
             stub = [*where["out_of_play"], *thrown]
         else:
             stub = [c for c in where["out_of_play"] if c not in this_draw]
-    later = {
-        s.card for j, r in cards.receive.items() if j >= i for s in r if s.epoch == epoch
-    }
+    later = {s.card for j, r in cards.receive.items() if j >= i for s in r if s.epoch == epoch}
     return next((c for c in stub if c not in later), None)
 
 

@@ -120,7 +120,11 @@ def validate_hand_state(doc: Any) -> None:
 def validate_view(doc: Any) -> None:
     """Check a :meth:`Hand.view` document: its ``schema_version`` first (another version is
     refused with a clear message), then the whole document against the view schema."""
-    if isinstance(doc, dict) and doc.get("schema_version") == 1 and type(doc["schema_version"]) is int:
+    if (
+        isinstance(doc, dict)
+        and doc.get("schema_version") == 1
+        and type(doc["schema_version"]) is int
+    ):
         validate(doc, "view.v1.json")  # a view written by an earlier version
         return
     _check_version(doc, "view document", VIEW_VERSION)
