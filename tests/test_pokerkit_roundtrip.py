@@ -2,10 +2,11 @@
 
 Both directions: our hands (deep stacks, 2-6 players, many seeds) written as PHH replay in
 PokerKit to the same final stacks; hands played by PokerKit's fixed-limit deuce-to-seven
-triple draw load in ours to the same stacks. Each documented difference
-(README, PHH section) is pinned down from both sides: raise cap counting, short all-in
-reopening and raise size, the reshuffle pool, odd chips of a three-way split, a short
-big blind.
+triple draw load in ours to the same stacks - hands that run the deck out and reshuffle
+included, in both directions (Rules.pokerkit() burns and reshuffles as PokerKit does).
+Each documented difference (docs/interop-phh.md) is pinned down from both sides: raise
+cap counting, short all-in reopening and raise size, the reshuffle pool of the other
+rules, odd chips of a three-way split, a short big blind.
 """
 
 from __future__ import annotations

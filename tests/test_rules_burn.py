@@ -302,3 +302,19 @@ def test_views_never_leak_and_show_each_seat_its_own_draws(
             h.apply(rng.choices(acts, [1 if a.kind == "fold" else 5 for a in acts])[0])
         check_views(h)
         assert partition_ok(h)
+
+
+def test_the_server_never_broadcasts_a_seats_own_discards() -> None:
+    """The table server builds the public history shared by every connection from one
+    seat's view: that seat's own discard and draw cards are dropped from it."""
+    from triple_draw.server.protocol import hand_frame
+
+    h = Hand(Rules(burn_cards=True), [100] * 3, seed=2)
+    to_draw(h)
+    for _ in range(3):
+        h.discard(h.hole_ids(h.actor)[:2])
+    view = h.view(0)
+    assert any("cards" in e for e in view["history"] if e["kind"] in ("discard", "draw"))
+    _, events = hand_frame(view, 1, 1, (0, 1, 2), own=False)
+    assert not any("cards" in e for e in events if e["kind"] in ("discard", "draw", "burn"))
+    assert any(e["kind"] == "burn" for e in events)
