@@ -423,6 +423,8 @@ def test_play_discard_by_card_and_position(
     code, out = play(monkeypatch, capsys, lines, "--players", "2", "--seed", "5", "--hands", "1")
     assert code == 0
     assert "You throw" in out and "and draw 2" in out and "You receive" in out
+    # the table screen lists his own draws (from his view): what he threw and received
+    assert "Draw 1: you threw " in out and ", received " in out
 
 
 def test_play_end_of_input_and_quit_exit_cleanly(

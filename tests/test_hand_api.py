@@ -254,6 +254,7 @@ def _reference_view(h: Hand, seat: int) -> dict:
         for j in range(n)
     ]
     history = []
+    own_draws: list[dict] = []
     for event in h.history:
         kind, who, amount, cards = event.kind, event.seat, event.amount, event.cards
         e: dict = {"kind": kind}
@@ -262,14 +263,22 @@ def _reference_view(h: Hand, seat: int) -> dict:
         if amount is not None:
             e["amount"] = amount
         if cards is not None:
-            if kind in ("deal", "discard", "draw"):
+            if kind in ("deal", "discard", "draw", "burn"):
                 e["count"] = len(cards)
+                if kind in ("discard", "draw") and who == seat:  # his own
+                    e["cards"] = list(cards)
+                    if kind == "discard":
+                        own_draws.append(
+                            {"discarded": list(cards), "received": None if cards else []}
+                        )
+                    else:
+                        own_draws[-1]["received"] = list(cards)
             else:
                 e["cards"] = list(cards)
         history.append(e)
     res = h.result
     return {
-        "schema_version": 1,
+        "schema_version": 2,
         "seat": seat,
         "n_players": n,
         "button": h.button,
@@ -285,6 +294,7 @@ def _reference_view(h: Hand, seat: int) -> dict:
         "pot": h.pot,
         "bet_level": h.bet_level,
         "hole_cards": list(h.hole_text(seat)) if live[seat] else [],
+        "own_draws": own_draws,
         "players": players,
         "history": history,
         "legal_actions": [a.to_dict() for a in h.legal_actions()]

@@ -2,10 +2,11 @@
 
 Both directions: our hands (deep stacks, 2-6 players, many seeds) written as PHH replay in
 PokerKit to the same final stacks; hands played by PokerKit's fixed-limit deuce-to-seven
-triple draw load in ours to the same stacks. Each documented difference
-(README, PHH section) is pinned down from both sides: raise cap counting, short all-in
-reopening and raise size, the reshuffle pool, odd chips of a three-way split, a short
-big blind.
+triple draw load in ours to the same stacks - hands that run the deck out and reshuffle
+included, in both directions (Rules.pokerkit() burns and reshuffles as PokerKit does).
+Each documented difference (docs/interop-phh.md) is pinned down from both sides: raise
+cap counting, short all-in reopening and raise size, the reshuffle pool of the other
+rules, odd chips of a three-way split, a short big blind.
 """
 
 from __future__ import annotations
@@ -21,14 +22,15 @@ pokerkit = pytest.importorskip("pokerkit")
 
 from pokerkit import Automation, HandHistory, Mode  # noqa: E402
 from pokerkit import FixedLimitDeuceToSevenLowballTripleDraw as PkTripleDraw  # noqa: E402
-from pokerkit.state import HoleDealing  # noqa: E402
+from pokerkit.state import CardBurning, HoleDealing  # noqa: E402
 
 from triple_draw import phh  # noqa: E402
 from triple_draw.errors import HistoryError  # noqa: E402
 from triple_draw.game import Hand, Rules  # noqa: E402
 
 #: Our rules closest to PokerKit's: 4 raises before the draw (PokerKit does not count the
-#: big blind), and only a full raise reopens the betting.
+#: big blind), only a full raise reopens the betting, a burn card before each draw's
+#: replacements and PokerKit's reshuffle (so the deck runs out where PokerKit's does).
 POKERKIT_LIKE = Rules.pokerkit()
 
 AUTOMATIONS = (
@@ -110,12 +112,12 @@ def play_pokerkit(seed: int, n: int, draw_heavy: float = 0.3) -> tuple[object, o
 
 
 def deals_a_card_again(state) -> bool:
-    """Whether PokerKit dealt some card a second time: its deck ran out (it burns a card
-    before each draw's replacements, so it runs out before ours) and was refilled."""
+    """Whether PokerKit dealt some card a second time (a card it had dealt or burned): its
+    deck ran out and was refilled."""
     seen: set[str] = set()
     for op in state.operations:
-        if isinstance(op, HoleDealing):
-            for card in op.cards:
+        if isinstance(op, (HoleDealing, CardBurning)):
+            for card in op.cards if isinstance(op, HoleDealing) else (op.card,):
                 if repr(card) in seen:
                     return True
                 seen.add(repr(card))
@@ -137,14 +139,32 @@ def test_our_hands_replay_in_pokerkit_to_the_same_stacks(rules: Rules) -> None:
         assert pokerkit_replay(phh.dumps(h)) == phh_stacks(h), seed
 
 
-def test_our_reshuffles_replay_in_pokerkit() -> None:
-    """Six players drawing a lot run the stub out: our served-discards pool is a subset of
-    PokerKit's, so every such deal is legal there too."""
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules.online(),
+        Rules.pokerkit(),
+        Rules.pokerkit(draw_procedure="immediate"),
+        Rules(burn_cards=True),
+    ],
+    ids=["live", "online", "pokerkit", "pokerkit-immediate", "live-burns"],
+)
+def test_our_reshuffles_replay_in_pokerkit_and_in_ours(rules: Rules) -> None:
+    """Six players drawing a lot run the stub out: our pools are subsets of PokerKit's
+    (every card out of play), so every such deal is legal there too. The same text loads
+    back in ours (burn cards, never written, are re-created by the rules)."""
     reshuffled = 0
-    for seed in range(60):
-        h = play_ours(seed, 6, Rules() if seed % 2 else Rules.online(), draw_heavy=0.8)
+    for seed in range(40):
+        h = play_ours(seed, 6, rules, draw_heavy=0.8)
         reshuffled += any(e.kind == "reshuffle" for e in h.history)
-        assert pokerkit_replay(phh.dumps(h)) == phh_stacks(h), seed
+        text = phh.dumps(h)
+        assert "burn" not in text.split("[_triple_draw_rules]")[0]
+        assert pokerkit_replay(text) == phh_stacks(h), seed
+        back = phh.loads(text, seed=seed)
+        assert phh_stacks(back) == phh_stacks(h), seed
+        burns = sum(e.kind == "burn" for e in back.history)
+        assert burns == (sum(e.kind == "begin_draw" for e in h.history) if rules.burn_cards else 0)
     assert reshuffled > 20
 
 
@@ -152,28 +172,42 @@ def test_our_reshuffles_replay_in_pokerkit() -> None:
 
 
 def test_pokerkit_hands_load_in_ours_to_the_same_stacks() -> None:
-    loaded = refused = 0
+    """Every hand PokerKit plays loads under Rules.pokerkit() to PokerKit's final stacks,
+    those that ran its deck out too: our burn cards make the stub run out exactly where
+    PokerKit's does (a reshuffle in ours exactly when PokerKit deals a card again), and
+    the "pokerkit" reshuffle takes what PokerKit's refill takes."""
+    reshuffled = 0
     for seed in range(250):
         n = 2 + seed % 5
-        game, state = play_pokerkit(seed, n)
+        game, state = play_pokerkit(seed, n, draw_heavy=0.5 if seed % 2 else 0.3)
         text = HandHistory.from_game_state(game, state).dumps()
+        h = phh.loads(text, rules=POKERKIT_LIKE, seed=seed)
+        assert h.is_over and phh_stacks(h) == list(state.stacks), seed
+        ran_out = any(e.kind == "reshuffle" for e in h.history)
+        assert ran_out == deals_a_card_again(state), seed
+        reshuffled += ran_out
+        # one burn per draw the hand reached, as PokerKit
+        burns = sum(isinstance(op, CardBurning) for op in state.operations)
+        assert sum(e.kind == "burn" for e in h.history) == burns, seed
+    assert reshuffled > 80
+
+
+def test_pokerkit_reshuffling_hands_are_refused_without_its_deck_rules() -> None:
+    """Without the burn cards the stub runs out later than PokerKit's: a card PokerKit
+    dealt from its refill is refused (it is out of play while our stub still holds
+    cards)."""
+    refused = 0
+    for seed in range(60):
+        game, state = play_pokerkit(seed, 6, draw_heavy=0.6)
         if not deals_a_card_again(state):
-            h = phh.loads(text, rules=POKERKIT_LIKE)
-            assert h.is_over and phh_stacks(h) == list(state.stacks), seed
-            loaded += 1
             continue
-        # the reshuffle difference: PokerKit's deck runs out earlier (its burn cards)
-        # and its refill holds every discard of the draw; ours deals the whole stub
-        # first, and its pool holds only the discards of the players already served. A
-        # replay checks each card under our rules, so such a card is refused.
+        text = HandHistory.from_game_state(game, state).dumps()
         try:
-            h = phh.loads(text, rules=POKERKIT_LIKE)
+            phh.loads(text, rules=POKERKIT_LIKE.replace(burn_cards=False), seed=seed)
         except HistoryError as e:
             assert "cannot receive" in str(e), (seed, str(e))
             refused += 1
-        else:
-            assert phh_stacks(h) == list(state.stacks), seed
-    assert loaded > 150 and refused > 50
+    assert refused > 10
 
 
 # -- the differences, pinned ---------------------------------------------------------------------
@@ -325,8 +359,9 @@ def test_raise_size_after_a_short_all_in(
 def test_reshuffle_pokerkit_may_deal_a_player_his_own_discard_back() -> None:
     """Six players all draw five: the stub runs out in the first draw. PokerKit's pool is
     every discard of the draw (and the burn card), so the player served when it runs out
-    may get his own discards back - without any warning from PokerKit. Ours never deals
-    a player a card he threw in the same draw: the history is rejected."""
+    may get his own discards back - without any warning from PokerKit. No card room does
+    that: our "served-discards" rule refuses the history; the "pokerkit" reshuffle of
+    Rules.pokerkit() models PokerKit and accepts it."""
     random.seed(5)
     game = PkTripleDraw(
         AUTOMATIONS[:4] + AUTOMATIONS[5:], True, 0, (1, 2), 2, 4, mode=Mode.CASH_GAME
@@ -358,7 +393,11 @@ def test_reshuffle_pokerkit_may_deal_a_player_his_own_discard_back() -> None:
     with pytest.raises(
         HistoryError, match=rf"p{got_back + 1} cannot receive \w\w: he discarded it"
     ):
-        phh.loads(text, rules=POKERKIT_LIKE)
+        phh.loads(text, rules=POKERKIT_LIKE.replace(reshuffle="served-discards"))
+    h = phh.loads(text, rules=POKERKIT_LIKE, seed=1)
+    seat = (h.button + 1 + got_back) % 6
+    assert set(h.hole_ids(seat)) & set(h.discards(seat))  # his own discard, back to him
+    assert [e.kind for e in h.history].count("burn") == 1
 
 
 def test_odd_chips_of_a_three_way_split() -> None:

@@ -3,7 +3,7 @@ side pots happen, 2 to 6 players (and 7-8 with the option), every rules option.
 
 Invariants checked after every action: chips are conserved; the 52 cards are always
 partitioned between hands, stub and out of play; the actor has a legal action; every
-hand terminates; no view leaks another seat's unshown cards, any discard or the stub;
+hand terminates; no view leaks another seat's unshown cards or discards, a burned card or the stub;
 ``from_dict(to_dict())`` continues identically.
 """
 
@@ -90,6 +90,13 @@ def check_invariants(h: Hand, total_chips: int, check_views: bool) -> None:
             v = h.view(seat)
             json.dumps(v)
             mine = set(h.hole_text(seat)) if not h.folded[seat] else set()
+            # his own discards and the cards he received: his own information
+            mine |= {
+                c
+                for e in h.history
+                if e.seat == seat and e.kind in ("discard", "draw")
+                for c in e.cards or ()
+            }
             leaked = cards_in(v) - mine - shown
             assert not leaked, f"view({seat}) leaks {leaked}"
 

@@ -226,7 +226,9 @@ def test_cap_option_big_blind_not_counted_as_the_bet():
     assert h.bet_level == 8 and not h.can_bet_or_raise()
     with pytest.raises(IllegalActionError, match=r"capped \(3 raises over the bet\)"):
         h.bet_or_raise()
-    assert Rules.pokerkit() == Rules(big_blind_is_bet=False, short_all_in="full-raise")
+    assert Rules.pokerkit() == Rules(
+        big_blind_is_bet=False, short_all_in="full-raise", burn_cards=True, reshuffle="pokerkit"
+    )
 
 
 def test_cap_option_number_of_raises_wsop_four():

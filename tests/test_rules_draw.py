@@ -102,6 +102,10 @@ def test_all_in_players_keep_drawing():
 
 
 def test_number_drawn_is_public_cards_private():
+    """rules.md *Draws*: how many cards each player drew is public; which cards he threw
+    and got is his own information (his view shows them, nobody else's)."""
+    from triple_draw.game.cards import CARD_TEXT
+
     h = Hand(R, [100] * 3, seed=4)
     to_draw(h)
     s = h.actor
@@ -109,19 +113,29 @@ def test_number_drawn_is_public_cards_private():
     h.discard(thrown)
     h.discard([])
     h.discard([])
+    got = [CARD_TEXT[c] for c in h.hole_ids(s)[-2:]]
     for viewer in range(3):
         v = h.view(viewer)
         assert v["players"][s]["draws"] == [2]
         text = repr(v)
-        for c in thrown:
-            from triple_draw.game.cards import CARD_TEXT
-
-            assert f"'{CARD_TEXT[c]}'" not in text
-    evs = [e for e in h.view(0)["history"] if e["kind"] in ("discard", "draw") and e["seat"] == s]
+        for c in (*[CARD_TEXT[c] for c in thrown], *got):
+            assert (f"'{c}'" in text) == (viewer == s)
+    mine = [CARD_TEXT[c] for c in thrown]
+    evs = [e for e in h.view(s)["history"] if e["kind"] in ("discard", "draw") and e["seat"] == s]
+    assert evs == [
+        {"kind": "discard", "seat": s, "count": 2, "cards": mine},
+        {"kind": "draw", "seat": s, "count": 2, "cards": got},
+    ]
+    assert h.view(s)["own_draws"] == [{"discarded": mine, "received": got}]
+    other = (s + 1) % 3
+    evs = [
+        e for e in h.view(other)["history"] if e["kind"] in ("discard", "draw") and e["seat"] == s
+    ]
     assert evs == [
         {"kind": "discard", "seat": s, "count": 2},
         {"kind": "draw", "seat": s, "count": 2},
     ]
+    assert h.view(other)["own_draws"] == [{"discarded": [], "received": []}]
 
 
 # -- running out of cards: the reshuffle example (draws of 3, 2, 1 from a stub of 4) -------

@@ -62,13 +62,18 @@ def test_schema_files_are_valid_draft_2020_12_and_use_only_supported_keywords() 
         doc = schema.load_schema(name)
         jsonschema.Draft202012Validator.check_schema(doc)
         assert doc["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-        assert f"v{1}" in doc["$id"]
+        assert schema.SCHEMAS[name] in doc["$id"]
 
         walk(doc, name)
 
 
 def test_schema_files_ship_in_the_package() -> None:
-    assert schema.SCHEMAS == {"hand_state": "hand_state.v1.json", "view": "view.v1.json"}
+    assert schema.SCHEMAS == {"hand_state": "hand_state.v1.json", "view": "view.v2.json"}
+    assert json.loads(schema.schema_text("view"))["properties"]["schema_version"] == {"const": 2}
+    # the earlier view schema still ships: validate_view accepts version 1 documents
+    v1 = json.loads(schema.schema_text("view.v1.json"))
+    assert v1["properties"]["schema_version"] == {"const": 1}
+    jsonschema.Draft202012Validator.check_schema(v1)
     assert json.loads(schema.schema_text("hand_state"))["properties"]["schema_version"] == {
         "const": 1
     }
@@ -180,9 +185,9 @@ def test_not_a_document() -> None:
 
 def test_views_carry_their_schema_version() -> None:
     view = Hand(Rules(), [100, 100, 100], seed=3).view(0)
-    assert view["schema_version"] == schema.VIEW_VERSION == 1
+    assert view["schema_version"] == schema.VIEW_VERSION == 2
     schema.validate_view(view)
-    for bad, message in ((2, "schema_version 2"), (None, "schema_version None")):
+    for bad, message in ((3, "schema_version 3"), (None, "schema_version None")):
         doc = dict(view, schema_version=bad)
         with pytest.raises(SchemaError, match=message):
             schema.validate_view(doc)
@@ -192,8 +197,22 @@ def test_views_carry_their_schema_version() -> None:
         schema.validate_view(doc)
 
 
+def test_a_version_1_view_is_still_accepted() -> None:
+    """Views stored by an earlier version (schema 1: no own discards) still validate,
+    against the version 1 schema; a version 1 document with version 2 fields does not."""
+    view = Hand(Rules(), [100, 100, 100], seed=3).view(0)
+    old = {k: v for k, v in view.items() if k != "own_draws"}
+    old["schema_version"] = 1
+    schema.validate_view(old)
+    with pytest.raises(SchemaError, match="unknown field 'own_draws'"):
+        schema.validate_view(dict(view, schema_version=1))
+    with pytest.raises(SchemaError, match="missing field 'own_draws'"):
+        schema.validate_view(dict(old, schema_version=2))
+
+
 def test_views_never_show_hidden_cards() -> None:
-    """The schema has no place for them: other players appear by card counts only."""
+    """The schema has no place for them: other players appear by card counts only; a
+    seat's own discards and received cards only on its own events."""
     view_schema = schema.load_schema("view")
     player = view_schema["$defs"]["player"]["properties"]
     assert player["cards"]["type"] == "integer"
@@ -201,7 +220,9 @@ def test_views_never_show_hidden_cards() -> None:
         for s in range(h.n_players):
             v = h.view(s)
             for e in v["history"]:
-                if e["kind"] in ("deal", "discard", "draw"):
+                if e["kind"] in ("deal", "burn") or (
+                    e["kind"] in ("discard", "draw") and e["seat"] != s
+                ):
                     assert "cards" not in e
             bad = copy.deepcopy(v)
             bad["history"].append({"kind": "deal", "seat": 0, "cards": ["7h"], "count": 1})

@@ -31,6 +31,8 @@ RULE_SETS = [
     Rules(reshuffle="pokerstars", max_players=8),
     Rules(reshuffle="pokerstars", draw_procedure="immediate", max_players=8, ante=2),
     Rules.online(5, heads_up_uncapped=True, short_all_in="full-raise", max_players=8),
+    Rules.pokerkit(max_players=8, draw_procedure="immediate"),
+    Rules(burn_cards=True, reshuffle="pokerstars", draw_procedure="immediate", max_players=8),
 ]
 
 

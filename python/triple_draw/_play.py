@@ -187,8 +187,6 @@ class TerminalGame:
         )
         self._printed = 0
         self._round_in: dict[int, int] = {}
-        self._kept: list[str] | None = None
-        self._thrown: list[str] = []
         while True:
             self._print_events(hand, me)
             a = hand.actor
@@ -272,20 +270,20 @@ class TerminalGame:
             return f"--- Draw {amt + 1} of 3 ---"
         if k == "discard":
             c = e["count"] if "count" in e else len(e.get("cards", ()))
-            if s == me:
+            if s == me:  # his own discards: in his view
                 if c == 0:
                     return "You stand pat."
-                return f"You throw {' '.join(self._thrown)} and draw {c}."
+                return f"You throw {' '.join(e['cards'])} and draw {c}."
             if c == 0:
                 return f"{self._who(s)} stands pat."
             return f"{self._who(s)} draws {c}."
         if k == "draw":
-            if s == me and self._kept is not None:
-                kept = set(self._kept)
-                new = [c for c in view["hole_cards"] if c not in kept]
+            if s == me:  # the cards he received: in his view
                 hole = view["hole_cards"]
-                return f"You receive {' '.join(new)}: {' '.join(hole)}  ({_name(hole)})"
+                return f"You receive {' '.join(e['cards'])}: {' '.join(hole)}  ({_name(hole)})"
             return None
+        if k == "burn":
+            return "(A card is burned.)"
         if k == "reshuffle":
             return f"(The stub ran out: {amt} cards are shuffled into a new stub.)"
         if k == "return":
@@ -348,6 +346,12 @@ class TerminalGame:
             + "  ".join(f"[{i + 1}] {c}" for i, c in enumerate(cards))
             + f"   ({_name(cards)})"
         )
+        for i, d in enumerate(v["own_draws"]):
+            if not d["discarded"]:
+                self.say(f"Draw {i + 1}: you stood pat")
+                continue
+            got = " ".join(d["received"]) if d["received"] is not None else "(to be dealt)"
+            self.say(f"Draw {i + 1}: you threw {' '.join(d['discarded'])}, received {got}")
 
     # -- the human's decisions -----------------------------------------------------------------
 
@@ -486,8 +490,6 @@ class TerminalGame:
                 self.say(f"  Not possible: {why}")
                 continue
             try:
-                self._kept = [c for c in cards if c not in throw]
-                self._thrown = list(throw)
                 hand.apply(Action("discard", None, tuple(to_ids(throw))))
             except (IllegalActionError, CardError) as e:  # pragma: no cover - checked above
                 self.say(f"  Not possible: {_you(str(e), me)}")

@@ -277,16 +277,21 @@ class _ViewState:
         self.draws = [p["draws"] for p in players]
 
 
-def encode_view(view: dict[str, Any], total_chips: int, discards: Sequence[Any] = ()) -> np.ndarray:
+def encode_view(
+    view: dict[str, Any], total_chips: int, discards: Sequence[Any] | None = None
+) -> np.ndarray:
     """The observation vector of a :meth:`Hand.view` document (see the module docs).
 
-    A view does not list the seat's own discards: pass them as ``discards`` (ids or
-    text). The raises entry counts the bets and raises of the round in the view's history
+    The seat's own discards come from the view (``own_draws``, view schema 2); for a
+    version 1 view, which does not list them, pass them as ``discards`` (ids or text).
+    The raises entry counts the bets and raises of the round in the view's history
     (plus the big blind in round 1), which is ``hand.raises`` unless a short all-in raise
     or the rules' blind counting make them differ: use :func:`encode` where the hand is
     at hand."""
     state = _ViewState(view)
     seat = view["seat"]
+    if discards is None:
+        discards = [c for d in view.get("own_draws", ()) for c in d["discarded"]]
     ids = [c if type(c) is int else _TEXT_ID[c] for c in discards]
     ones: list[int] = []
     vi: list[int] = []

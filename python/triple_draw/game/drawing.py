@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from triple_draw.errors import CardError, IllegalActionError
-from triple_draw.game.events import BEGIN_DRAW, DISCARD, RESHUFFLE
+from triple_draw.game.events import BEGIN_DRAW, BURN, DISCARD, RESHUFFLE
 from triple_draw.game.events import DRAW as DRAW_KIND
 from triple_draw.game.cards import CARD_TEXT, to_ids, to_maybe_ids
 from triple_draw.game.events import LogEntry
@@ -92,11 +92,13 @@ def not_drawing(st: HandState) -> IllegalActionError:
     )
 
 
-def serve(st: HandState, s: int, ids: tuple[int, ...]) -> None:
-    """Immediate draws: deal seat ``s`` his replacements, then put his discards into the
-    pool."""
+def serve(st: HandState, s: int, ids: tuple[int, ...], burn: bool = False) -> None:
+    """Immediate draws: deal seat ``s`` his replacements (after the draw's burn card if
+    ``burn``), then put his discards into the pool."""
     k = len(ids)
-    if k:
+    if burn:
+        commit(st, plan(st, [(s, ids, None)], burn=True))
+    elif k:
         # from the top of the stub unless a replay withholds cards or, under
         # "pokerstars", the stub may hold his discards (after a reshuffle)
         if k <= st._stub_n and st._withheld is None and not (st._reshuffled and st._rc.pokerstars):
@@ -114,7 +116,11 @@ def serve_all(st: HandState) -> None:
     covers them all)."""
     declared = st._declared
     need = st._need
-    if need <= st._stub_n and st._withheld is None and not (st._reshuffled and st._rc.pokerstars):
+    if st._rc.burn or st._rc.pool_all_discards:
+        # one deal for the whole draw: the burn comes first, and the "pokerkit" pool
+        # holds the discards of the players not served yet
+        commit(st, plan(st, _pending(st), burn=st._rc.burn))
+    elif need <= st._stub_n and st._withheld is None and not (st._reshuffled and st._rc.pokerstars):
         if need:
             ids = st._deck.deal_ids(need)
             st._stub_n -= need
@@ -134,6 +140,7 @@ def serve_all(st: HandState) -> None:
         for j, t in declared:
             serve(st, j, t)
     st._declared = []
+    st._reserved = None
     st._need = 0
 
 
@@ -146,7 +153,19 @@ class Deal:
     list only when a card must be taken from inside it (given cards, cards passed over);
     dealing from the top and reshuffling go straight to the deck."""
 
-    __slots__ = ("_deck", "_stub", "held", "log", "new", "out", "probe", "reshuffled")
+    __slots__ = (
+        "_deck",
+        "_stub",
+        "absorbed",
+        "held",
+        "log",
+        "new",
+        "out",
+        "probe",
+        "reshuffled",
+        "serving",
+        "table",
+    )
 
     def __init__(self, deck: Any, held: list[int] | None, out: list[int]) -> None:
         self._deck = deck.copy()
@@ -157,6 +176,12 @@ class Deal:
         self.log: list[LogEntry] = []
         self.probe: list[int] | None = None
         self.reshuffled = False
+        #: "pokerkit": the discards of seq still on the table, in serving order
+        self.table: list[int] = []
+        #: the index in seq from which the discards went into a reshuffle
+        self.absorbed = 1 << 30
+        #: the index in seq of the draw being served
+        self.serving = 0
 
     @property
     def stub(self) -> list[int]:
@@ -205,19 +230,32 @@ def plan(
     actor: int | None = None,
     keep: list[int] | None = None,
     probe: int = -1,
+    burn: bool = False,
+    burn_card: int | None = None,
 ) -> Deal:
     """Deal ``seq`` (draws in serving order) card by card on copies: a given card must be
     one the deal could give at its moment, a ``None`` takes the next card the deal gives.
     ``actor``/``keep``: a declarer not yet recorded (his cards after the discard).
     ``probe``: stop at that card of the last draw and record the cards it could be.
+    ``burn``: the draw's burn card comes first (``burn_card`` if given - a replay's -
+    else the top card of the stub that no draw of ``seq`` is given).
     Raises :class:`IllegalActionError` at the first given card the deal cannot give."""
     p = Deal(st._deck, st._withheld, st._out)
     pokerstars = st._rc.pokerstars
+    # "pokerkit": a reshuffle also takes the discards of this draw still on the table
+    # (from ``absorbed`` on, seq's discards are in the stub: not added to the pool again)
+    pool_all = st._rc.pool_all_discards
+    p.absorbed = len(seq)
+    if pool_all:
+        p.table = [c for _, t, _ in seq for c in t]
     last = len(seq) - 1
+    if burn:
+        _burn(st, p, seq, burn_card)
     for q, (j, t, given) in enumerate(seq):
         k = len(t)
         if not k:
             continue
+        p.serving = q
         # the cards he may not be dealt while others remain (pokerstars: all he threw)
         mine = _NOBODY
         if pokerstars:
@@ -274,14 +312,58 @@ def plan(
             new.append(cid)
         p.new.append((j, new))
         p.log.append((DRAW_KIND, j, None, tuple(new)))
-        p.out.extend(t)
+        if q < p.absorbed:
+            p.out.extend(t)
+        if pool_all:
+            del p.table[: len(t)]
     return p
 
 
-def _reshuffle_empty(p: Deal, j: int) -> None:
-    """Served-discards: seat ``j`` got the rest of the stub; a new one from the pool."""
+def _burn(st: HandState, p: Deal, seq: list[Draw], card: int | None = None) -> None:
+    """The draw's burn card: ``card`` if given (a replay's), else the top card of the stub
+    (passing over the cards given to the draws of ``seq``, which a replay names); out of
+    play at once."""
+    if not p.held and not p.stub_len():
+        p.serving = 0
+        _reshuffle_empty(p, seq[0][0] if seq else None)
+    if card is not None:
+        if card in p.stub:
+            p.stub.remove(card)
+        elif card in p.held:
+            p.held.remove(card)
+        else:
+            raise IllegalActionError(f"cannot burn {CARD_TEXT[card]}: it is not in the stub")
+        p.out.append(card)
+        p.log.append((BURN, None, st._street, (card,)))
+        return
+    if not p.stub_len():
+        if p.held:
+            cid = p.held.pop(0)
+            p.out.append(cid)
+            p.log.append((BURN, None, st._street, (cid,)))
+            return
+        p.serving = 0
+        _reshuffle_empty(p, seq[0][0] if seq else None)
+    given = {c for _, _, g in seq if g is not None for c in g if c is not None}
+    if given:
+        stub = p.stub
+        cid = next((c for c in stub if c not in given), stub[0])
+        stub.remove(cid)
+    else:
+        cid = p.top()
+    p.out.append(cid)
+    p.log.append((BURN, None, st._street, (cid,)))
+
+
+def _reshuffle_empty(p: Deal, j: int | None) -> None:
+    """Served-discards: seat ``j`` got the rest of the stub; a new one from the pool
+    ("pokerkit": with every discard of this draw still on the table, his own included)."""
     pool = p.out
     p.out = []
+    if p.table:
+        pool += p.table
+        p.table = []
+        p.absorbed = p.serving  # this draw's discards from here on are in the new stub
     p.reshuffle(pool)
     p.log.append((RESHUFFLE, j, len(pool), None))
     if not p.stub_len():  # pragma: no cover - impossible up to 9 players
@@ -364,11 +446,12 @@ def _why_not(
 
 
 def discard_given(
-    st: HandState, s: int, ids: tuple[int, ...], keep: list[int], receive: Any
+    st: HandState, s: int, ids: tuple[int, ...], keep: list[int], receive: Any, burn: Any = None
 ) -> bool:
-    """``discard`` with given replacement cards, or while other declared players wait
-    for given cards: every deal it causes is planned (and checked) on copies first.
-    Returns True when the draw is over (the caller starts the next betting round)."""
+    """``discard`` with given replacement cards (or a given burn card), or while other
+    declared players wait for given cards: every deal it causes is planned (and checked)
+    on copies first. Returns True when the draw is over (the caller starts the next
+    betting round)."""
     given = None if receive is None else _check_receive(s, ids, receive)
     if given is not None and all(cid is None for cid in given):
         given = None  # all random
@@ -377,13 +460,27 @@ def discard_given(
     last = pos == len(order)
     immediate = st._rc.immediate_draw
     p = None
+    burns = st._rc.burn and (pos == 1 if immediate else last)
+    card = None
+    if burn is not None:
+        if not burns:
+            raise IllegalActionError(
+                f"seat {s}'s discard is not followed by the burn card"
+                + ("" if st._rc.burn else " (these rules burn no cards)")
+            )
+        try:
+            (card,) = to_ids([burn] if isinstance(burn, int) else burn)
+        except (CardError, ValueError):
+            raise IllegalActionError(f"bad burn card: {burn!r} (one card)") from None
     if immediate:
-        p = plan(st, [(s, ids, given)], s, keep)
-    elif last or given is not None:
+        p = plan(st, [(s, ids, given)], s, keep, burn=burns, burn_card=card)
+    elif last or (given is not None and not st._rc.pool_all_discards and not st._rc.burn):
         # declare-then-deal: his cards are dealt after those declared before him; a
         # dry run now checks them at the moment they will be dealt (the declarations
-        # still to come cannot change that)
-        p = plan(st, [*_pending(st), (s, ids, given)], s, keep)
+        # still to come cannot change that - except under "pokerkit", whose reshuffle
+        # takes them too, and with burn cards, whose burn card is given with the last
+        # declaration: there the given cards are checked when the last one declares)
+        p = plan(st, [*_pending(st), (s, ids, given)], s, keep, burn=burns, burn_card=card)
     # -- nothing has changed up to here
     st._hands[s] = keep
     st._log.append((DISCARD, s, None, ids))
@@ -448,9 +545,11 @@ def receivable(st: HandState, cards: Any, given: Any = ()) -> list[int]:
             f"seat {s} discards {len(t)} cards: no replacement number {len(first) + 1}"
         )
     padded = first + [None] * (len(t) - len(first))
-    seq = [] if st._rc.immediate_draw else _pending(st)
+    immediate = st._rc.immediate_draw
+    seq = [] if immediate else _pending(st)
     seq.append((s, t, padded))
-    probe = plan(st, seq, s, keep, probe=len(first)).probe
+    burn = st._rc.burn and (not immediate or st._draw_pos == 0)
+    probe = plan(st, seq, s, keep, probe=len(first), burn=burn).probe
     assert probe is not None
     return probe
 

@@ -15,6 +15,8 @@ Kinds, in the order they can occur:
 ``call`` ``bet`` ``raise``  ``amount`` is the seat's round total after the action
 ``begin_draw``      draw ``amount`` (0..2) starts (seat ``None``)
 ``discard``         seat discards ``cards`` (private; the count is public)
+``burn``            one card ``cards`` is burned before the replacements of draw ``amount``
+                    (out of play, never seen by any seat)
 ``reshuffle``       a new stub of ``amount`` cards is formed while serving seat
 ``draw``            seat is dealt ``cards`` as replacements
 ``return``          an uncalled ``amount`` goes back to seat
@@ -50,6 +52,7 @@ __all__ = [
     "RAISE",
     "BEGIN_DRAW",
     "DISCARD",
+    "BURN",
     "RESHUFFLE",
     "DRAW",
     "RETURN",
@@ -71,6 +74,7 @@ BET: Final = "bet"
 RAISE: Final = "raise"
 BEGIN_DRAW: Final = "begin_draw"
 DISCARD: Final = "discard"
+BURN: Final = "burn"
 RESHUFFLE: Final = "reshuffle"
 DRAW: Final = "draw"
 RETURN: Final = "return"
@@ -91,6 +95,7 @@ EVENT_KINDS = (
     RAISE,
     BEGIN_DRAW,
     DISCARD,
+    BURN,
     RESHUFFLE,
     DRAW,
     RETURN,

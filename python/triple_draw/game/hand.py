@@ -755,7 +755,7 @@ class Hand(HandState):
         self._log.append((BET_KIND if level == 0 else RAISE, s, new, None))
         next_actor(self, s)
 
-    def discard(self, cards: Any = (), receive: Any = None) -> None:
+    def discard(self, cards: Any = (), receive: Any = None, burn: Any = None) -> None:
         """The actor discards ``cards`` (ids, text or Card objects; none = stand pat).
 
         ``receive`` (replays, tests): the replacement cards to deal him instead of random
@@ -765,7 +765,11 @@ class Hand(HandState):
         of the new stub the reshuffle rule forms there (never a card in a hand, on the
         table, thrown by him in this draw, or out of play while the stub lasts; under
         "pokerstars" never one he threw earlier while the stub holds others). An illegal
-        card raises :class:`IllegalActionError` naming it and why, and changes nothing."""
+        card raises :class:`IllegalActionError` naming it and why, and changes nothing.
+
+        ``burn`` (replays, with ``Rules.burn_cards``): the card burned before this draw's
+        replacements, given to the discard that deals them first (the first one under
+        "immediate", the last declaration under declare-then-deal); it must be in the stub."""
         if self._phase != DRAW:
             raise drawing.not_drawing(self)
         s: int = self._actor  # type: ignore[assignment]
@@ -785,16 +789,16 @@ class Hand(HandState):
             ids, keep = drawing.checked_discard(s, held, cards)
         k = len(ids)
         ids = tuple(ids)
-        if receive is not None or self._reserved is not None:
-            if drawing.discard_given(self, s, ids, keep, receive):
+        if receive is not None or self._reserved is not None or burn is not None:
+            if drawing.discard_given(self, s, ids, keep, receive, burn):
                 start_round(self, self._street + 1)
             return
         self._hands[s] = keep
         self._log.append((DISCARD, s, None, ids))
         order = self._draw_order
         pos = self._draw_pos + 1
-        if self._rc.immediate_draw:  # dealt right after declaring
-            drawing.serve(self, s, ids)
+        if self._rc.immediate_draw:  # dealt right after declaring (the burn card first)
+            drawing.serve(self, s, ids, self._rc.burn and pos == 1)
         else:
             self._declared.append((s, ids))
             self._need += k

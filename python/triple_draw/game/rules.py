@@ -25,7 +25,7 @@ __all__ = [
 
 SHORT_ALL_IN = ("half-bet", "full-raise")
 DRAW_PROCEDURES = ("declare-then-deal", "immediate")
-RESHUFFLES = ("served-discards", "pokerstars")
+RESHUFFLES = ("served-discards", "pokerstars", "pokerkit")
 MIN_PLAYERS = 2
 #: The largest table the rules allow ("option: up to 8").
 MAX_PLAYERS = 8
@@ -41,7 +41,7 @@ _INT_FIELDS = (
     "raise_cap",
     "max_players",
 )
-_BOOL_FIELDS = ("big_blind_is_bet", "heads_up_uncapped", "muck_beaten_hands")
+_BOOL_FIELDS = ("big_blind_is_bet", "heads_up_uncapped", "muck_beaten_hands", "burn_cards")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +58,10 @@ class CompiledRules:
     immediate_draw: bool
     #: the "pokerstars" reshuffle (else "served-discards")
     pokerstars: bool
+    #: the "pokerkit" reshuffle: the pool also takes every discard of the current draw
+    pool_all_discards: bool
+    #: one card is burned before the replacements of each draw
+    burn: bool
     #: a player beaten by a hand shown before him mucks at showdown
     muck_beaten_hands: bool
     #: no cap in a round that starts with exactly two players
@@ -98,8 +102,10 @@ class Rules:
             raise: Robert's Rules, WSOP, TDA) or ``"full-raise"`` (only a full unit reopens).
         draw_procedure: ``"declare-then-deal"`` (everyone declares, then the replacements
             are dealt in the same order) or ``"immediate"`` (dealt right after declaring).
-        reshuffle: ``"served-discards"`` (default) or ``"pokerstars"`` (docs/rules.md: *Running
-            out of cards*).
+        reshuffle: ``"served-discards"`` (default), ``"pokerstars"`` or ``"pokerkit"``
+            (PokerKit's behaviour, not a card room's) (docs/rules.md: *Running out of cards*).
+        burn_cards: one card is burned (out of play, never seen) before the replacements of
+            each draw (default False: the rules' reshuffle example counts no burns).
         max_players: the table's player limit, 2..8 (default 6, the usual limit; 7-8 is an option).
         muck_beaten_hands: at showdown a player already beaten by a shown hand mucks.
 
@@ -122,6 +128,7 @@ class Rules:
     reshuffle: str = "served-discards"
     max_players: int = 6
     muck_beaten_hands: bool = False
+    burn_cards: bool = False
     #: the options as the engine reads them (derived from the fields above)
     compiled: CompiledRules = field(init=False, repr=False, compare=False, hash=False)
 
@@ -177,6 +184,8 @@ class Rules:
             half_bet_reopens=half,
             immediate_draw=self.draw_procedure == "immediate",
             pokerstars=self.reshuffle == "pokerstars",
+            pool_all_discards=self.reshuffle == "pokerkit",
+            burn=self.burn_cards,
             muck_beaten_hands=self.muck_beaten_hands,
             heads_up_uncapped=self.heads_up_uncapped,
             big_blind_is_full=bb_full,
@@ -229,13 +238,17 @@ class Rules:
         """The betting of PokerKit's fixed-limit 2-7 triple draw, for hands exchanged with
         it: four bets and raises per round with the big blind not counted (so four raises
         over the blind before the first draw, a bet and three raises after each draw), and
-        only a full raise reopens the betting. The other differences (raise size after a
-        short all-in, odd chips, reshuffles) are listed in docs/interop.md.
+        only a full raise reopens the betting; and its deck: a card burned before the
+        replacements of each draw and its reshuffle (``"pokerkit"``), so the stub runs out
+        where PokerKit's does. The other differences (raise size after a short all-in, odd
+        chips) are listed in docs/interop.md.
 
         >>> r = Rules.pokerkit()
-        >>> r.raise_cap, r.big_blind_is_bet, r.short_all_in
-        (3, False, 'full-raise')
+        >>> r.raise_cap, r.big_blind_is_bet, r.short_all_in, r.burn_cards, r.reshuffle
+        (3, False, 'full-raise', True, 'pokerkit')
         """
+        overrides.setdefault("burn_cards", True)
+        overrides.setdefault("reshuffle", "pokerkit")
         overrides.setdefault("big_blind_is_bet", False)
         overrides.setdefault("short_all_in", "full-raise")
         return cls._conventional(small_bet, overrides)

@@ -315,7 +315,7 @@ def _missing_candidates(
         return out
     before: set[int] = {c for cards in hole for c in cards}
     for e in events[:r_at]:
-        if e[0] == ev.DRAW and e[3] is not None:
+        if e[0] in (ev.DRAW, ev.BURN) and e[3] is not None:  # dealt or burned: in the deck
             before.update(e[3])
     nd = next((e[3] for e in events[r_at:] if e[0] == ev.DRAW and e[3] is not None), ())
     held = set(_ids(d["withheld"] or []))
@@ -381,6 +381,8 @@ def _replay(
     # the engine checks each is one the deal could give at its moment)
     used = [0] * n
     reserved = d["reserved"]
+    if reserved is not None and len(reserved) != n:
+        raise SchemaError(f"$.reserved: must list {n} seats, got {len(reserved)}")
     # once no card is dealt any more, the deck is the document's (its stub must hold the
     # same cards; its order and stream are the document's, as any shuffle may give them):
     # the deals still to come - and their dry runs for given cards - are then the
@@ -408,7 +410,7 @@ def _replay(
                         used[seat] += 1
                     elif ids and reserved is not None and reserved[seat] is not None:
                         receive = [None if c == "??" else c for c in reserved[seat]]
-                    hand.discard(ids, receive=receive)
+                    hand.discard(ids, receive=receive, burn=_burn_after(events, i))
                 else:
                     hand.apply(Action(kind, amount))
             except TripleDrawError as e:
@@ -471,6 +473,17 @@ def forced_bets(events: list[LogEntry], n: int, button: int, rules: Rules) -> di
     if extra:
         options["posts"] = {s: (live, dead) for s, (live, dead) in extra.items()}
     return options
+
+
+def _burn_after(events: list[LogEntry], i: int) -> int | None:
+    """The burn card the discard at ``events[i]`` is followed by (the draw's burn comes
+    right after the discard that deals the draw's first replacements), if any."""
+    for kind, _seat, _amount, cards in events[i + 1 :]:
+        if kind == ev.BURN and cards:
+            return cards[0]
+        if kind in _BETTING_KINDS or kind == ev.DISCARD:
+            return None
+    return None
 
 
 def _ids(cards: list[str]) -> list[int]:

@@ -1,9 +1,10 @@
 """What one seat may see (``Hand.view``): a JSON-ready dict.
 
-A view holds the seat's own current cards (none once he has folded), the public betting,
-how many cards each player drew, and the hands shown at showdown. It never holds another
-seat's unshown cards, anyone's discards (not even the seat's own: they may be reshuffled
-and dealt to somebody else), mucked hands, or the stub.
+A view holds the seat's own current cards (none once he has folded), his own discards
+and the cards he received at each draw (``own_draws``, and the ``cards`` of his own
+``discard``/``draw`` events), the public betting, how many cards each player drew, and the
+hands shown at showdown. It never holds another seat's unshown cards or discards, burned
+cards, mucked hands, or the stub.
 
 Speed: the public part of the history is the same for every seat, and the engine only
 ever appends to its log. So the first ``view()`` of a hand creates a :class:`_ViewCache`
@@ -31,7 +32,9 @@ from triple_draw.schema import VIEW_VERSION
 __all__ = ["ViewCache", "build_view"]
 
 # events whose cards are private: the view keeps only how many there were
-_COUNT_ONLY = frozenset((ev.DEAL, ev.DISCARD, ev.DRAW))
+_COUNT_ONLY = frozenset((ev.DEAL, ev.DISCARD, ev.DRAW, ev.BURN))
+# of these, the seat's own are shown to him
+_OWN = frozenset((ev.DISCARD, ev.DRAW))
 _STAKES = ("small_blind", "big_blind", "small_bet", "big_bet", "ante")
 _DISCARD_PHASE = {"kind": "discard", "max_cards": 5}
 _copy = dict.copy
@@ -51,6 +54,7 @@ class ViewCache:
         "lock",
         "log",
         "nested",
+        "own",
         "pos",
         "rules",
         "seats",
@@ -68,6 +72,8 @@ class ViewCache:
         self.nested: list[int] = []
         #: draws[seat]: cards drawn at each draw so far
         self.draws: list[list[int]] = [[] for _ in range(n)]
+        #: own[seat]: indices of the seat's own discard and draw entries (shown to him)
+        self.own: list[list[int]] = [[] for _ in range(n)]
         self.seats = range(n)
         self.rules = rules = h.rules
         self.stakes = {k: getattr(rules, k) for k in _STAKES}
@@ -91,8 +97,10 @@ class ViewCache:
             if cards is not None:
                 if kind in _COUNT_ONLY:
                     e["count"] = len(cards)
-                    if kind == ev.DISCARD and who is not None:
-                        self.draws[who].append(len(cards))
+                    if kind in _OWN and who is not None:
+                        self.own[who].append(i)
+                        if kind == ev.DISCARD:
+                            self.draws[who].append(len(cards))
                 else:  # "show": public
                     e["cards"] = [CARD_TEXT[c] for c in cards]
                     self.nested.append(len(history))
@@ -114,6 +122,18 @@ def build_view(h: HandState, vc: ViewCache, seat: int) -> dict[str, Any]:
     for i in vc.nested:
         e = history[i]
         e["cards"] = e["cards"][:]
+    # the seat's own discards and the cards he received: his own information
+    own_draws: list[dict[str, Any]] = []
+    for i in vc.own[seat]:
+        kind, _, _, cards = log[i]
+        assert cards is not None
+        history[i]["cards"] = [CARD_TEXT[c] for c in cards]
+        if kind == ev.DISCARD:
+            own_draws.append(
+                {"discarded": [CARD_TEXT[c] for c in cards], "received": [] if not cards else None}
+            )
+        else:
+            own_draws[-1]["received"] = [CARD_TEXT[c] for c in cards]
     phase = h._phase
     live = h._live
     stacks = h._stacks
@@ -162,6 +182,7 @@ def build_view(h: HandState, vc: ViewCache, seat: int) -> dict[str, Any]:
         "pot": sum(total),
         "bet_level": h._level if betting else 0,
         "hole_cards": [CARD_TEXT[c] for c in hands[seat]] if live[seat] else [],
+        "own_draws": own_draws,
         "players": players,
         "history": history,
         "legal_actions": legal,

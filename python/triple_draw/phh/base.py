@@ -98,6 +98,7 @@ OPTION_NAMES = (
     "reshuffle",
     "max_players",
     "muck_beaten_hands",
+    "burn_cards",
 )
 STAKE_NAMES = ("small_blind", "big_blind", "small_bet", "big_bet", "ante")
 

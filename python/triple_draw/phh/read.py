@@ -42,6 +42,8 @@ from triple_draw.phh.timing import Serves, Timing, find_reshuffles, find_serves
 MAX_ATTEMPTS = 240
 #: "pokerstars": content-driven reshuffles chosen together at most.
 MAX_CROWDED = 2
+#: Deck orders tried for a history of a game with burn cards that reshuffles.
+BURN_ATTEMPTS = 24
 
 
 def loads(
@@ -295,13 +297,16 @@ def _load_one(
     core = _coremod.resolve_core(core)
     serves = find_serves(the_rules, stacks_phh, seat_of, button, acts, core, forced=forced)
     pokerstars = the_rules.reshuffle == "pokerstars"
-    timings = _timings(serves, pokerstars)
+    timings = _timings(serves, pokerstars, pool_all=the_rules.reshuffle == "pokerkit")
     timing = next(timings)
     cards = Cards(acts, n, loc, timing)
     unknown = any(s.card is None for s in cards.slots)
     rng = random.Random(seed)
     first: HistoryError | None = None
-    attempts = MAX_ATTEMPTS if unknown else 1
+    # burn cards are never named: after a reshuffle the burn may take a card the history
+    # deals later from that stub; another deck order burns another card
+    burns = the_rules.burn_cards and bool(timing.reshuffles)
+    attempts = MAX_ATTEMPTS if unknown else BURN_ATTEMPTS if burns else 1
     tried: list[Timing] = [timing]
     for attempt in range(attempts):
         # unknown cards: preferably ones the history never names; if the choice gets
@@ -324,6 +329,7 @@ def _load_one(
             first = first or HistoryError(f"{where}{e}")
             continue
         try:
+            deck_seed = rng.randrange(1 << 63) if burns and attempt else seed
             return replay(
                 the_rules,
                 stacks_phh,
@@ -331,7 +337,7 @@ def _load_one(
                 button,
                 acts,
                 cards,
-                seed,
+                deck_seed,
                 core,
                 loc,
                 finishing,
@@ -345,18 +351,18 @@ def _load_one(
         except OrderError as e:  # no choice of cards changes it
             raise HistoryError(str(e)) from None
         except HistoryError as e:
-            if not unknown:
+            if not unknown and not burns:
                 raise
             first = first or e
     assert first is not None
     raise HistoryError(str(first)) from None
 
 
-def _timings(serves: Serves, pokerstars: bool) -> Iterator[Timing]:
+def _timings(serves: Serves, pokerstars: bool, *, pool_all: bool = False) -> Iterator[Timing]:
     """Where the stub may run out: the counts alone first; under "pokerstars" then with
     one, then two, serves where what is left of the stub is the served player's own
     discards (:func:`find_reshuffles`)."""
-    base = find_reshuffles(serves, pokerstars)
+    base = find_reshuffles(serves, pokerstars, pool_all=pool_all)
     yield base
     if not pokerstars:
         return

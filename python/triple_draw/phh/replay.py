@@ -9,6 +9,8 @@ from typing import Any
 from triple_draw.errors import CardError, DeckError, HistoryError, IllegalActionError
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
+from triple_draw.game.cards import to_ids
+from triple_draw.game.state_io import card_partition
 from triple_draw.phh.actions import Act
 from triple_draw.phh.base import Bad, Locator, cards_text
 from triple_draw.phh.infer import Cards
@@ -40,14 +42,32 @@ def replay(
     # Every card of the history is given (the unknown ones chosen by Cards.fill),
     # and the engine checks each one at the moment it is dealt, under the hand's own
     # rules - so the replay reshuffles where the original did.
+    withhold = None
+    if rules.burn_cards and all(s.card is not None for s in cards.slots):
+        # every card is named: a burn card before the first reshuffle must not be one the
+        # history deals from the first stub, so those are dealt only as given cards (a
+        # card named only after the stub ran out was burned or thrown before)
+        first = {c for h in hole if h is not None for c in h}
+        later = {s.card for r in cards.receive.values() for s in r if s.epoch == 0}
+        withhold = sorted(c for c in later if c is not None and c not in first) or None
     try:
-        if any(h is not None for h in hole):
-            hand = Hand(rules, stacks, button, seed, hole_cards=hole, core=core, **(forced or {}))
+        if withhold is not None or any(h is not None for h in hole):
+            hand = Hand(
+                rules,
+                stacks,
+                button,
+                seed,
+                hole_cards=hole,
+                core=core,
+                withhold=withhold,
+                **(forced or {}),
+            )
         else:
             hand = Hand(rules, stacks, button, seed, core=core, **(forced or {}))
     except (CardError, DeckError, ValueError) as e:
         raise HistoryError(f"{loc.prefix()}the dealt hole cards are impossible: {e}") from None
     shows: list[Act] = []
+    draw_start = 0
     for a in acts:
         if a.verb in ("noop", "dh"):
             continue
@@ -80,7 +100,15 @@ def replay(
                         _choose_replacements(hand, cards, thrown, r)
                     except Bad as e:
                         raise fail(str(e)) from None
-                hand.discard(thrown, receive=None if r is None else [s.card for s in r])
+                got = None if r is None else [s.card for s in r]
+                declared = _declared(hand)
+                if not declared:
+                    draw_start = a.i
+                if rules.burn_cards and _deals_first(hand, rules, declared):
+                    burn = _burn_card(hand, cards, draw_start, thrown, rules)
+                    hand.discard(thrown, receive=got, burn=burn)
+                else:
+                    hand.discard(thrown, receive=got)
             elif hand.in_draw:
                 raise wrong(f"p{k + 1} must draw now, not bet ({_situation(hand, pl)})")
             elif a.verb == "f":
@@ -134,6 +162,51 @@ def _choose_replacements(hand: Hand, cards: Cards, thrown: list[Any], r: list[Sl
                 "the unknown cards of this history cannot be dealt without a card being "
                 "in two places"
             )
+
+
+def _declared(hand: Hand) -> int:
+    """How many players have declared in the current draw."""
+    declared = 0
+    for e in reversed(hand.history):
+        if e.kind == "begin_draw":
+            break
+        declared += e.kind == "discard"
+    return declared
+
+
+def _deals_first(hand: Hand, rules: Rules, declared: int) -> bool:
+    """Whether the actor's discard deals the first replacements of the draw (so the burn
+    card comes before it)."""
+    if rules.draw_procedure == "immediate":
+        return declared == 0
+    live = sum(1 for s in range(hand.n_players) if not hand.folded[s])
+    return declared == live - 1
+
+
+def _burn_card(hand: Hand, cards: Cards, i: int, thrown: list[Any], rules: Rules) -> int | None:
+    """The burn card of a replay (burns are never named in a history): a card of the stub
+    that the history does not deal from the same stub in this draw (its declarations
+    start at action ``i``) or later; ``None`` (the engine's own choice) if there is none.
+    If the stub is empty there, the burn comes from the new stub the reshuffle forms
+    first: the cards out of play (under "pokerkit" with every discard of this draw,
+    ``thrown`` included; else without the discards of this draw)."""
+    where = card_partition(hand)
+    stub = where["stub"]
+    epoch = sum(1 for e in hand.history if e.kind == "reshuffle")
+    if not stub:
+        epoch += 1
+        this_draw: set[Any] = set(thrown)
+        for e in reversed(hand.history):
+            if e.kind == "begin_draw":
+                break
+            if e.kind == "discard":
+                this_draw.update(to_ids(e.cards or ()))
+        if rules.reshuffle == "pokerkit":
+            stub = [*where["out_of_play"], *thrown]
+        else:
+            stub = [c for c in where["out_of_play"] if c not in this_draw]
+    later = {s.card for j, r in cards.receive.items() if j >= i for s in r if s.epoch == epoch}
+    return next((c for c in stub if c not in later), None)
 
 
 def _situation(hand: Hand, pl: dict[int, int]) -> str:

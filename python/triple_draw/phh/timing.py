@@ -70,8 +70,9 @@ class Timing:
 
 class Serves:
     """The draws of a history as the engine serves them, for counting the stub: per
-    event ``("fold", seat, 0)``, ``("discard", seat, cards thrown)`` or ``("draw", seat,
-    cards dealt)``, and the declarations (action indexes) in order."""
+    event ``("fold", seat, 0)``, ``("discard", seat, cards thrown)``, ``("draw", seat,
+    cards dealt)`` or ``("burn", -1, 1)``, and the declarations (action indexes) in
+    order."""
 
     def __init__(self, events: list[tuple[str, int, int]], declared: list[int], n: int) -> None:
         self.events = events
@@ -126,11 +127,17 @@ def find_serves(
         if e.kind in ("fold", "discard", "draw"):
             assert e.seat is not None
             events.append((e.kind, pl[e.seat], len(e.cards or ())))
+        elif e.kind == "burn":
+            events.append(("burn", -1, 1))
     return Serves(events, declared, n)
 
 
 def find_reshuffles(
-    serves: Serves, pokerstars: bool, crowded: dict[int, int] | None = None
+    serves: Serves,
+    pokerstars: bool,
+    crowded: dict[int, int] | None = None,
+    *,
+    pool_all: bool = False,
 ) -> Timing:
     """Where the stub runs out, for choosing the unknown cards.
 
@@ -140,7 +147,11 @@ def find_reshuffles(
     cards he threw earlier in the hand - which depends on the cards. ``crowded`` chooses
     those points: declaration (action index) -> how many cards the player gets before
     what is left of the stub is only his own discards; :attr:`Timing.options` lists the
-    serves where that is possible by the counts."""
+    serves where that is possible by the counts.
+
+    Burn cards take one card of the stub each (of a new stub if it is empty then) and go
+    out of play. ``pool_all`` (the "pokerkit" reshuffle): a reshuffle also takes every
+    discard of the draw declared so far, the served player's own included."""
     timing = Timing(pokerstars)
     crowded = crowded or {}
     stub = 52 - 5 * serves.n
@@ -150,15 +161,26 @@ def find_reshuffles(
     latest: dict[int, int] = {}  # player -> action index of his latest declaration
     thrown: dict[int, int] = {}  # player -> how many cards his latest declaration threw
     order = iter(serves.declared)
+    last_decl = 0
     for kind, k_pl, count in serves.events:
         if kind == "fold":
             out += 5
+        elif kind == "burn":
+            if not stub:  # the burn comes from a new stub
+                epoch += 1
+                timing.reshuffles.append((last_decl, 0))
+                stub, out = out, 0
+            stub -= 1
+            out += 1
         elif kind == "discard":
-            latest[k_pl] = next(order)
+            latest[k_pl] = last_decl = next(order)
             thrown[k_pl] = count
+            if pool_all:  # on the table, and in the pool of a reshuffle from now on
+                out += count
         else:  # draw
             k = count
             decl = latest[k_pl]
+            pool_time = last_decl if pool_all else decl
             if k <= stub:
                 first = crowded.get(decl)
                 if pokerstars and out:
@@ -178,17 +200,18 @@ def find_reshuffles(
                     stub -= k
             elif pokerstars:  # the rest of the stub and the pool form a new stub
                 epoch += 1
-                timing.reshuffles.append((decl, k_pl))
+                timing.reshuffles.append((pool_time, k_pl))
                 epochs = [epoch] * k
                 stub = stub + out - k
                 out = 0
             else:  # he gets the rest of the stub, then cards of the new one
                 epoch += 1
-                timing.reshuffles.append((decl, k_pl))
+                timing.reshuffles.append((pool_time, k_pl))
                 epochs = [epoch - 1] * stub + [epoch] * (k - stub)
                 stub = out - (k - stub)
                 out = 0
-            out += thrown[k_pl]
+            if not pool_all:
+                out += thrown[k_pl]
             threw[k_pl] += thrown[k_pl]
             timing.epochs[decl] = epochs
     timing.last = epoch

@@ -257,5 +257,14 @@ _POSTS = frozenset(("post_ante", "post_small_blind", "post_big_blind"))
 
 #: History events with no PHH action (blinds and antes are fields; pots are computed).
 _SILENT = frozenset(
-    ("post_ante", "post_small_blind", "post_big_blind", "reshuffle", "begin_draw", "return", "win")
+    (
+        "post_ante",
+        "post_small_blind",
+        "post_big_blind",
+        "burn",  # PHH has no burn action (PokerKit writes none): the reader burns by the rules
+        "reshuffle",
+        "begin_draw",
+        "return",
+        "win",
+    )
 )

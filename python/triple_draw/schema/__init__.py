@@ -4,8 +4,10 @@ Two documents, each with a versioned schema file shipped in this package:
 
 - ``hand_state.v1.json``: :meth:`Hand.to_dict` / :meth:`Hand.from_dict` (the document
   carries ``"schema_version": 1``);
-- ``view.v1.json``: :meth:`Hand.view` (what one seat may see; it carries
-  ``"schema_version": 1`` too).
+- ``view.v2.json``: :meth:`Hand.view` (what one seat may see; it carries
+  ``"schema_version": 2``: version 2 added the seat's own discards and received cards).
+  ``view.v1.json`` is still shipped, and :func:`validate_view` still accepts version 1
+  documents (checked against that schema), so views stored earlier stay valid.
 
 The schemas are standard JSON Schema (draft 2020-12), so any validator can use them
 (``load_schema`` gives the dict). This module also validates by itself, with no
@@ -43,19 +45,22 @@ __all__ = [
     "validate",
     "validate_hand_state",
     "validate_view",
+    "VIEW_VERSIONS_ACCEPTED",
     "SUPPORTED_KEYWORDS",
 ]
 
 #: The ``schema_version`` that ``Hand.to_dict`` writes and ``Hand.from_dict`` reads.
 HAND_STATE_VERSION = 1
 #: The version of the schema ``Hand.view`` follows.
-VIEW_VERSION = 1
+VIEW_VERSION = 2
+#: Earlier view versions :func:`validate_view` still accepts (each against its own schema).
+VIEW_VERSIONS_ACCEPTED = (1, 2)
 #: Schema name -> file in this package.
 SCHEMAS = {
     "hand_state": f"hand_state.v{HAND_STATE_VERSION}.json",
     "view": f"view.v{VIEW_VERSION}.json",
 }
-_TITLES = {"hand_state": "hand document", "view": "view document"}
+_TITLES = {"hand_state": "hand document", "view": "view document", "view.v1.json": "view document"}
 
 #: The JSON Schema keywords this module's validator understands (the schema files use
 #: no others; a test checks it).
@@ -115,6 +120,13 @@ def validate_hand_state(doc: Any) -> None:
 def validate_view(doc: Any) -> None:
     """Check a :meth:`Hand.view` document: its ``schema_version`` first (another version is
     refused with a clear message), then the whole document against the view schema."""
+    if (
+        isinstance(doc, dict)
+        and doc.get("schema_version") == 1
+        and type(doc["schema_version"]) is int
+    ):
+        validate(doc, "view.v1.json")  # a view written by an earlier version
+        return
     _check_version(doc, "view document", VIEW_VERSION)
     validate(doc, "view")
 

@@ -199,6 +199,10 @@ def hand_frame(
     }
     events = []
     for e in view["history"]:
+        if not own and "cards" in e and e["kind"] in ("discard", "draw"):
+            # the viewing seat's own discards and received cards (view schema 2): not
+            # for anyone else
+            e = {k: v for k, v in e.items() if k != "cards"}
         if "seat" in e:
             e = dict(e, seat=seat_map[e["seat"]])
         events.append(e)
