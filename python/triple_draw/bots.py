@@ -66,7 +66,7 @@ __all__ = [
 
 #: What a kernel raises on input of the wrong shape (a Python or PyO3 type/value error):
 #: re-raised as ArgumentError.
-_BAD_INPUT = (TypeError, ValueError, IndexError, AttributeError, OverflowError)
+_BAD_INPUT = (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError)
 
 _TEXT_ID = {r + s: i for i, (r, s) in enumerate((r, s) for r in RANKS for s in "cdhs")}
 
@@ -196,7 +196,17 @@ class Observation(NamedTuple):
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Observation:
-        """The observation of ``view`` (``hand.view(seat)`` of the seat to act)."""
+        """The observation of ``view`` (``hand.view(seat)`` of the seat to act); anything
+        else is an :class:`~triple_draw.errors.ArgumentError`."""
+        try:
+            return cls._of_view(view)
+        except TripleDrawError:
+            raise
+        except _BAD_INPUT as e:
+            raise ArgumentError(f"not a view of the seat to act: {e!r}") from None
+
+    @classmethod
+    def _of_view(cls, view: Mapping[str, Any]) -> Observation:
         seat = view["seat"]
         players = view["players"]
         betting = view["phase"] == "bet"
@@ -315,7 +325,7 @@ class Bot:
     _derived: tuple[str, ...] = ()
 
     def __init__(self, seed: int | None = None, *, core: Any = None) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(_seed(seed))
         self._bind(resolve_core(core))
 
     @property
@@ -347,7 +357,7 @@ class Bot:
 
     def reseed(self, seed: int | None) -> None:
         """Restart the bot's random stream (``simulate`` calls this for every chunk)."""
-        self.rng.seed(seed)
+        self.rng.seed(_seed(seed))
 
     def act(self, view: dict[str, Any]) -> Action:
         """The action for ``view`` (``hand.view(seat)`` of the seat to act)."""
@@ -359,6 +369,12 @@ class Bot:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def _seed(seed: Any) -> int | None:
+    if seed is not None and type(seed) is not int:
+        raise ArgumentTypeError(f"a bot's seed is an int or None, got {seed!r}")
+    return seed
 
 
 def decide_method(bot: Any) -> Any:
@@ -393,19 +409,26 @@ class RandomBot(Bot):
 
     def decide(self, obs: Observation) -> Action:
         rng = self.rng
-        if obs.phase == "draw":
-            rnd = rng.random
-            return make_action("discard", None, tuple(sorted([c for c in obs.hole if rnd() < 0.5])))
-        # the legal actions in the order Hand.legal_actions lists them
-        facing = obs.to_call > 0
-        k = 0 if facing or self.fold_when_free else 1  # index of the first option
-        m = 3 if obs.raise_to is not None else 2
-        pick = k + rng.randrange(m - k)
-        if pick == 0:
-            return _FOLD
-        if pick == 1:
-            return _call(obs) if facing else _CHECK
-        return _bet_or_raise(obs)
+        try:
+            if obs.phase == "draw":
+                rnd = rng.random
+                return make_action(
+                    "discard", None, tuple(sorted([c for c in obs.hole if rnd() < 0.5]))
+                )
+            # the legal actions in the order Hand.legal_actions lists them
+            facing = obs.to_call > 0
+            k = 0 if facing or self.fold_when_free else 1  # index of the first option
+            m = 3 if obs.raise_to is not None else 2
+            pick = k + rng.randrange(m - k)
+            if pick == 0:
+                return _FOLD
+            if pick == 1:
+                return _call(obs) if facing else _CHECK
+            return _bet_or_raise(obs)
+        except TripleDrawError:
+            raise
+        except _BAD_INPUT as e:
+            raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
 
     def __repr__(self) -> str:
         return "RandomBot(fold_when_free=True)" if self.fold_when_free else "RandomBot()"
@@ -432,9 +455,16 @@ class CallingStationBot(Bot):
         self._discard = core.bots_standard_discard
 
     def decide(self, obs: Observation) -> Action:
-        if obs.phase == "draw":
-            return make_action("discard", None, self._discard(obs.hole, self.keep_max, self._pat))
-        return _call(obs) if obs.to_call > 0 else _CHECK
+        try:
+            if obs.phase == "draw":
+                return make_action(
+                    "discard", None, self._discard(obs.hole, self.keep_max, self._pat)
+                )
+            return _call(obs) if obs.to_call > 0 else _CHECK
+        except TripleDrawError:
+            raise
+        except _BAD_INPUT as e:
+            raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
 
 
 class HeuristicBot(Bot):
@@ -577,10 +607,13 @@ class HeuristicBot(Bot):
             return _FOLD
         if code == 1:
             return _CHECK
-        if code == 2:
-            return _call(obs)
-        if code == 3:
-            return _bet_or_raise(obs)
+        try:
+            if code == 2:
+                return _call(obs)
+            if code == 3:
+                return _bet_or_raise(obs)
+        except _BAD_INPUT as e:
+            raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
         return make_action("discard", None, cards)
 
 

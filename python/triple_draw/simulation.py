@@ -36,7 +36,7 @@ import random
 import sys
 import time
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -711,8 +711,14 @@ def _seat_bots(bots: Sequence[Any] | None, players: int | None, core: Any) -> li
         raise ArgumentError(f"players must be an int 2..{MAX_PLAYERS}, got {players!r}")
     if bots is None:
         return [HeuristicBot(core=core) for _ in range(players or 6)]
-    if isinstance(bots, str) or callable(getattr(bots, "act", None)):
+    if (
+        isinstance(bots, str)
+        or callable(getattr(bots, "act", None))
+        or callable(getattr(bots, "decide", None))
+    ):
         bots = [bots]
+    elif isinstance(bots, Mapping) or not isinstance(bots, Iterable):
+        raise ArgumentTypeError(f"bots must be a list of bots (one per seat), got {bots!r}")
     out = [make_bot(b, core=core) for b in bots]
     if len(out) == 1 and players is not None:
         out = [out[0]] + [copy.deepcopy(out[0]) for _ in range(players - 1)]

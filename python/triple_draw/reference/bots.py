@@ -211,10 +211,17 @@ def bots_heuristic(params: Any, obs: Any, r: float) -> tuple[int, tuple[int, ...
     n_opps = 0
     opp_last: list[int] = []
     for j in range(n):
+        if type(folded[j]) is not bool:
+            raise ArgumentError(f"observation: folded[{j}] is not a bool: {folded[j]!r}")
         if j != me and not folded[j]:
             n_opps += 1
-            if draws[j]:
-                opp_last.append(draws[j][-1])
+            dj = draws[j]
+            if not isinstance(dj, tuple):
+                raise ArgumentError(f"observation: draws[{j}] is not a tuple: {dj!r}")
+            if dj:
+                if type(dj[-1]) is not int or not 0 <= dj[-1] <= 255:
+                    raise ArgumentError(f"observation: draws[{j}] holds {dj[-1]!r}")
+                opp_last.append(dj[-1])
     rank = rank_ids(hole)
     draws_left = 3 - street
     pat = pats[draws_left] if draws_left else 0
@@ -230,7 +237,7 @@ def bots_heuristic(params: Any, obs: Any, r: float) -> tuple[int, tuple[int, ...
     last_to_act = False
     if can_raise and street == 0:
         stacks = obs[9]
-        if len(stacks) != n:
+        if not isinstance(stacks, tuple) or len(stacks) != n:
             raise ArgumentError("observation: per-seat fields of the wrong length")
         j = me
         while j != bb:
