@@ -1,6 +1,6 @@
 """Benchmarks of the compiled core (pytest-benchmark).
 
-Run: ``pytest benches/bench_core.py --benchmark-only``. Figures go in the README; these are
+Run: ``pytest benches/bench_core.py --benchmark-only``. Figures go in docs/performance.md; these are
 measurements, never pass/fail tests of speed.
 """
 

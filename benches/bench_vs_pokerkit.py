@@ -59,7 +59,8 @@ PK_HANDS = 500  # complete hands per PokerKit run (PokerKit: ~2 ms a hand)
 OUR_HANDS = 5_000  # complete hands per run of ours
 RUNS = 7  # best of
 
-#: Our rules matching PokerKit's fixed-limit betting (README, PHH section)
+#: Our rules matching PokerKit's fixed-limit betting (docs/interop-phh.md: *Where
+#: PokerKit's rules differ from ours*)
 POKERKIT_LIKE = Rules.pokerkit()
 
 PK_AUTOMATIONS = (

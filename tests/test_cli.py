@@ -529,3 +529,31 @@ def test_play_until_somebody_is_out_of_chips() -> None:
     text = out.getvalue()
     assert "Game over" in text or "won every chip" in text
     assert "Goodbye" in text and game.hands_played >= 1
+
+
+# -- the core switch ---------------------------------------------------------------------
+
+
+def test_simulate_on_the_reference_core_gives_the_same_result(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["simulate", "--bots", "heuristic,call,random", "--hands", "40", "--seed", "3"]
+    argv += ["--chunk-size", "20", "--json"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    code, ref, _ = run(capsys, *argv, "--core", "reference")
+    assert code == 0
+    assert json.loads(ref)["seats"] == json.loads(out)["seats"]
+    assert_usage_error(*run(capsys, *argv, "--core", "rusty"), "--core")
+
+
+def test_play_on_the_reference_core_deals_the_same_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = ["c", "pat"] * 30
+    argv = ("--players", "3", "--seed", "4", "--hands", "2")
+    code, compiled = play(monkeypatch, capsys, lines, *argv)
+    assert code == 0
+    code, ref = play(monkeypatch, capsys, lines, *argv, "--core", "reference")
+    assert code == 0
+    assert ref == compiled and "You are dealt" in ref

@@ -22,7 +22,7 @@ from triple_draw import (
 )
 
 
-# ---------------------------------------------------------------- cards (README: *Cards*)
+# ------------------------------------------------------------ cards (docs/cards.md)
 
 
 def test_card_ids_are_rank_times_four_plus_suit() -> None:
@@ -89,7 +89,7 @@ def test_errors_share_the_package_base_and_builtin_classes() -> None:
         assert issubclass(cls, TripleDrawError) and issubclass(cls, builtin)
 
 
-# ---------------------------------------------------------------- evaluation (README: *Hands*)
+# ------------------------------------------------------- evaluation (docs/cards.md)
 
 
 def test_rank_scale_ends() -> None:

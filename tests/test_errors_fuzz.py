@@ -1,17 +1,31 @@
 """Bad input to the engine's public API raises a TripleDrawError (errors.py: every error of
 the package is one, with the matching builtin base), never a bare builtin exception, and
-leaves the hand as it was. Hypothesis feeds junk to ``Rules``, ``Hand`` and ``Table``."""
+leaves the hand as it was. Hypothesis feeds junk to ``Rules``, ``Hand`` and ``Table``, to the
+bots (their options, specs and decisions, on both cores), ``simulate`` and the executors."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from triple_draw import TripleDrawError
+from triple_draw._executors import RayExecutor, resolve_executor
+from triple_draw.bots import (
+    CallingStationBot,
+    HeuristicBot,
+    Observation,
+    RandomBot,
+    as_action,
+    make_bot,
+    parse_bot_specs,
+    standard_discard,
+    worst_low,
+)
 from triple_draw.game import Action, Hand, Rules, Table
+from triple_draw.simulation import simulate
 
 junk_scalars = st.one_of(
     st.none(),
@@ -150,3 +164,100 @@ def test_table(stacks, button, seat, stack):
     only_package_errors(t.sit, seat, stack)
     only_package_errors(t.leave, seat)
     only_package_errors(t.hand_seat, seat)
+
+
+# -- bots, simulate, executors ---------------------------------------------------------------
+
+_SIM = dict(hands=3, chunk_size=3, seed=1, stack=20)
+
+
+def _small(field: str, value: Any) -> bool:
+    """Junk that happens to be a valid, costly request (a long run, a process pool)."""
+    if type(value) is not int:
+        return False
+    return (field == "hands" and value > 20) or (field == "workers" and value > 1)
+
+
+@SETTINGS
+@given(
+    st.sampled_from(
+        ["bots", "hands", "seed", "players", "rules", "stack", "mode", "chunk_size",
+         "executor", "workers", "progress", "core"]
+    ),
+    junk,
+)  # fmt: skip
+def test_simulate_options(field, value):
+    assume(not _small(field, value))
+    kw: dict[str, Any] = dict(_SIM, **{field: value})
+    if field != "bots":
+        kw["bots"] = ["random", "call"]
+    only_package_errors(simulate, **kw)
+
+
+@SETTINGS
+@given(st.lists(junk, min_size=1, max_size=3))
+def test_simulate_bot_lists(bots):
+    only_package_errors(simulate, bots, **_SIM)
+
+
+@SETTINGS
+@given(junk, junk, junk)
+def test_make_bot_and_specs(spec, seed, core):
+    only_package_errors(make_bot, spec, seed)
+    only_package_errors(make_bot, "heuristic", seed, core=core)
+    only_package_errors(parse_bot_specs, spec)
+    only_package_errors(parse_bot_specs, "heuristic,random", seed)
+
+
+_BOT_OPTIONS = (
+    [(HeuristicBot, f) for f in ("seed", "keep_max", "pat", "bluff", "aggression", "core")]
+    + [(RandomBot, f) for f in ("seed", "core")]
+    + [(CallingStationBot, f) for f in ("seed", "keep_max", "core")]
+)
+
+
+@SETTINGS
+@given(st.sampled_from(_BOT_OPTIONS), junk)
+def test_bundled_bot_options(option, value):
+    cls, field = option
+    only_package_errors(cls, **{field: value})
+
+
+@SETTINGS
+@given(st.sampled_from(["compiled", "reference"]), junk, junk, junk, junk)
+def test_bot_decisions_from_junk(core, x, y, z, w):
+    bots = [HeuristicBot(1, core=core), RandomBot(1), CallingStationBot(1, core=core)]
+    for bot in bots:
+        only_package_errors(bot.act, x)
+        only_package_errors(bot.decide, x)
+    only_package_errors(bots[0].choose, x)
+    only_package_errors(bots[0].discard, x, y, z, w)
+    only_package_errors(standard_discard, x, y, z, core=core)
+    only_package_errors(standard_discard, "7c 5d 4h 3s Kd", y, z, core=core)
+    only_package_errors(worst_low, x, core=core)
+    only_package_errors(as_action, x)
+    only_package_errors(Observation.from_view, x)
+
+
+@SETTINGS
+@given(st.integers(0, 10_000), st.sampled_from(Observation._fields), junk)
+def test_observations_with_one_junk_field(seed, field, value):
+    """A real observation with one field replaced by junk: the kernels of both cores
+    refuse it with a TripleDrawError, or decide."""
+    h = a_hand(seed)
+    if h.actor is None:
+        return
+    obs = Observation.from_view(h.view(h.actor))._replace(**{field: value})
+    for core in ("compiled", "reference"):
+        only_package_errors(HeuristicBot(1, core=core).choose, obs)
+        only_package_errors(CallingStationBot(1, core=core).decide, obs)
+
+
+@SETTINGS
+@given(junk, junk, junk)
+def test_executor_arguments(executor, workers, task_cpus):
+    if type(workers) is int and workers > 1:
+        workers = None  # a pool of processes per example would be slow, not wrong
+    if executor is None or isinstance(executor, str):
+        only_package_errors(resolve_executor, executor, workers, 1)
+    only_package_errors(RayExecutor, executor, task_cpus=task_cpus)

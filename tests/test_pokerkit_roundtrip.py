@@ -4,9 +4,10 @@ Both directions: our hands (deep stacks, 2-6 players, many seeds) written as PHH
 PokerKit to the same final stacks; hands played by PokerKit's fixed-limit deuce-to-seven
 triple draw load in ours to the same stacks - hands that run the deck out and reshuffle
 included, in both directions (Rules.pokerkit() burns and reshuffles as PokerKit does).
-Each documented difference (docs/interop-phh.md) is pinned down from both sides: raise
-cap counting, short all-in reopening and raise size, the reshuffle pool of the other
-rules, odd chips of a three-way split, a short big blind.
+Each documented difference (docs/interop-phh.md: *Where PokerKit's rules differ from
+ours*) is pinned down from both sides: raise cap counting, short all-in reopening and
+raise size, the reshuffle pool of the other rules, odd chips of a three-way split, a short
+big blind.
 """
 
 from __future__ import annotations
@@ -285,8 +286,8 @@ ROUND3 = ["p3 cc", "p1 cc", "p2 cc", *PATS, "p1 cc", "p2 cc", "p3 cc", *PATS]
 
 
 def test_short_all_in_of_half_a_bet_reopens_in_ours_not_in_pokerkit() -> None:
-    """README *All-in for less* example: round 3, A bets 4, B is all-in for 6, C calls; A
-    raises to 10."""
+    """The example of docs/rules.md, *All-in for less*: round 3, A bets 4, B is all-in for
+    6, C calls; A raises to 10."""
     acts = [
         *ROUND3,
         "p1 cbr 4",

@@ -55,6 +55,14 @@ class RayExecutor(cf.Executor):
         self, address: str | None = None, *, task_cpus: float = 1, **ray_init_kwargs: Any
     ) -> None:
         _require_ray()
+        if address is not None and not isinstance(address, str):
+            raise ArgumentTypeError(f"address must be a str or None, got {address!r}")
+        if (
+            isinstance(task_cpus, bool)
+            or not isinstance(task_cpus, (int, float))
+            or not 0 < task_cpus < float("inf")
+        ):
+            raise ArgumentError(f"task_cpus must be a number > 0, got {task_cpus!r}")
         self.address = address
         self.task_cpus = task_cpus
         self.ray_init_kwargs = ray_init_kwargs

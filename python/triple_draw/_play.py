@@ -14,12 +14,12 @@ import random
 import sys
 from typing import Any, TextIO
 
-from triple_draw._core import HandRank, rank_ids
 from triple_draw._text import format_table
 from triple_draw.bots import HeuristicBot, as_action, make_bot
 from triple_draw.errors import CardError, IllegalActionError
 from triple_draw.game.actions import Action
 from triple_draw.game.cards import to_ids
+from triple_draw.game.core import Core, resolve_core
 from triple_draw.game.rules import Rules
 from triple_draw.game.table import Table
 
@@ -56,7 +56,9 @@ class TerminalGame:
     ``bots``: one bot per opponent (or one for all): names for
     :func:`~triple_draw.bots.make_bot` or bot objects. With a ``seed``, every bot is
     seeded from it, so the whole game repeats. ``input_fn``/``out``: where the game reads
-    lines and writes text (default: ``input`` and stdout)."""
+    lines and writes text (default: ``input`` and stdout). ``core``: the core that deals,
+    ranks and computes the bundled bots' decisions (and the hints); see
+    :mod:`triple_draw.game.core`."""
 
     def __init__(
         self,
@@ -68,7 +70,9 @@ class TerminalGame:
         rules: Rules | None = None,
         input_fn: Any = None,
         out: TextIO | None = None,
+        core: Any = None,
     ) -> None:
+        self.core = resolve_core(core)
         self.rules = rules or Rules()
         self.players = players
         self.stack = stack
@@ -85,7 +89,7 @@ class TerminalGame:
             spec = names[seat - 1]
             bot_seed = None if seed is None else rng.getrandbits(64)
             if isinstance(spec, str):
-                bot = make_bot(spec, seed=bot_seed)
+                bot = make_bot(spec, seed=bot_seed, core=self.core)
             else:
                 bot = make_bot(spec)
                 if any(b is bot for b in self.bots.values()):
@@ -96,8 +100,10 @@ class TerminalGame:
             self.bots[seat] = bot
             label = getattr(bot, "name", None) or type(bot).__name__
             self.names[seat] = f"Seat {seat} ({label})"
-        self._hint_bot = HeuristicBot(seed=0)
-        self.table = Table(self.rules, [stack] * players, button=players - 1, seed=seed)
+        self._hint_bot = HeuristicBot(seed=0, core=self.core)
+        self.table = Table(
+            self.rules, [stack] * players, button=players - 1, seed=seed, core=self.core
+        )
         self.you = 0
         self.hands_played = 0
 
@@ -244,7 +250,7 @@ class TerminalGame:
         if k == "deal":
             if s == me:
                 hole = view["hole_cards"]
-                return f"You are dealt {' '.join(hole)}  ({_name(hole)})"
+                return f"You are dealt {' '.join(hole)}  ({_name(hole, self.core)})"
             return None
         if k == "begin_round":
             self._round_in = {}
@@ -280,7 +286,8 @@ class TerminalGame:
         if k == "draw":
             if s == me:  # the cards he received: in his view
                 hole = view["hole_cards"]
-                return f"You receive {' '.join(e['cards'])}: {' '.join(hole)}  ({_name(hole)})"
+                got = " ".join(e["cards"])
+                return f"You receive {got}: {' '.join(hole)}  ({_name(hole, self.core)})"
             return None
         if k == "burn":
             return "(A card is burned.)"
@@ -292,7 +299,7 @@ class TerminalGame:
         if k == "show":
             cards = e.get("cards") or []
             shows = self._verb(s, "show", "shows")
-            return f"{self._who(s)} {shows} {' '.join(cards)}  ({_name(cards)})"
+            return f"{self._who(s)} {shows} {' '.join(cards)}  ({_name(cards, self.core)})"
         if k == "muck":
             return f"{self._who(s)} {self._verb(s, 'muck', 'mucks')}."
         if k == "win":
@@ -344,7 +351,7 @@ class TerminalGame:
         self.say(
             "Your cards: "
             + "  ".join(f"[{i + 1}] {c}" for i, c in enumerate(cards))
-            + f"   ({_name(cards)})"
+            + f"   ({_name(cards, self.core)})"
         )
         for i, d in enumerate(v["own_draws"]):
             if not d["discarded"]:
@@ -530,10 +537,10 @@ def _parse_discard(cmd: str, cards: list[str]) -> tuple[list[str], str]:
     return texts, ""
 
 
-def _name(cards: list[str]) -> str:
+def _name(cards: list[str], core: Core) -> str:
     if len(cards) != 5:
         return ""
-    return str(HandRank(rank_ids(cards)).name)
+    return str(core.HandRank(core.rank_ids(to_ids(cards))).name)
 
 
 def _you(msg: str, me: int) -> str:

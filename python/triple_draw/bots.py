@@ -13,7 +13,9 @@ public ``players`` table, ``phase``, ``street``, ``pot``, ``legal_actions``, ...
 string like ``"check"`` is accepted too). Bots never see the
 :class:`~triple_draw.game.Hand`, so a bot cannot cheat. The bundled bots implement
 ``decide``; :class:`Bot`'s ``act`` turns a view into an observation for it. The heuristic
-bot's decisions are computed in the compiled core (``rust/bots.rs``).
+bot's decisions and the standard discard are computed by the core the bot is given
+(``core=``: the compiled kernels of ``rust/bots.rs`` by default, or their pure-Python twin
+with ``core="reference"``; see :mod:`triple_draw.game.core`).
 
 Bots that use randomness own a ``random.Random`` and expose ``reseed(seed)``;
 :func:`triple_draw.simulate` re-seeds every seat's bot at the start of each chunk, so the
@@ -36,9 +38,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from triple_draw._core import analysis_worst_low, bots_heuristic, bots_standard_discard
 from triple_draw.errors import (
-    AnalysisError,
     ArgumentError,
     ArgumentTypeError,
     IllegalActionError,
@@ -46,6 +46,7 @@ from triple_draw.errors import (
 )
 from triple_draw.game.actions import Action, make_action
 from triple_draw.game.cards import RANKS, to_ids
+from triple_draw.game.core import Core, portable_core, resolve_core
 
 __all__ = [
     "Bot",
@@ -63,21 +64,27 @@ __all__ = [
     "view_hole_ids",
 ]
 
+#: What a kernel raises on input of the wrong shape (a Python or PyO3 type/value error):
+#: re-raised as ArgumentError.
+_BAD_INPUT = (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError)
+
 _TEXT_ID = {r + s: i for i, (r, s) in enumerate((r, s) for r in RANKS for s in "cdhs")}
 
 
-def worst_low(top: int | str) -> int:
+def worst_low(top: int | str, *, core: Any = None) -> int:
     """The rank of the worst no-pair hand topped by ``top`` (``"8"`` or rank index 6):
-    "an eight-low or better" is ``rank <= worst_low("8")`` (= 18).
+    "an eight-low or better" is ``rank <= worst_low("8")`` (= 18). That hand is the top
+    card, the three ranks below it and the next one that makes no straight, in mixed
+    suits; ``core`` ranks it.
 
     >>> worst_low("7"), worst_low("8"), worst_low("9"), worst_low("A")
     (4, 18, 52, 1278)
     """
     t = _rank_index(top)
-    try:
-        return int(analysis_worst_low(t, None))
-    except AnalysisError as e:
-        raise ArgumentError(str(e)) from None
+    if t < RANKS.index("7"):
+        raise ArgumentError(f"no five-card no-pair hand is topped by a {RANKS[t]} (use 7 .. A)")
+    ranks = (t, t - 1, t - 2, t - 3, t - 5)
+    return int(resolve_core(core).rank_ids([r * 4 + (i & 1) for i, r in enumerate(ranks)]))
 
 
 def _rank_index(r: int | str) -> int:
@@ -93,14 +100,14 @@ def _rank_index(r: int | str) -> int:
     return r
 
 
-def _pat_for_keep(keep_max: int) -> int:
+def _pat_for_keep(keep_max: int, core: Core) -> int:
     """Stand pat on any no-pair hand topped by ``keep_max`` (never below a seven: there is
     no six-low)."""
-    return worst_low(keep_max) if keep_max >= RANKS.index("7") else 0
+    return worst_low(keep_max, core=core) if keep_max >= RANKS.index("7") else 0
 
 
 def standard_discard(
-    cards: Any, keep_max: int | str = "8", pat_max: int | None = None
+    cards: Any, keep_max: int | str = "8", pat_max: int | None = None, *, core: Any = None
 ) -> tuple[int, ...]:
     """The standard draw rule: the card ids to throw from a five-card hand.
 
@@ -109,8 +116,8 @@ def standard_discard(
     ``keep_max`` (pairs are broken: of a pair the card whose suit is least used by the
     other kept cards stays, the lowest id on a tie) and throw the rest; if that would keep
     all five (a straight, a flush, or a low hand rougher than ``pat_max``) the highest card
-    goes too. This is the analysis kernels' standard strategy (one implementation, in the
-    compiled core).
+    goes too. This is the analysis kernels' standard strategy (one implementation in the
+    compiled core, its twin in the reference core: ``core=`` chooses).
 
     >>> from triple_draw.game.cards import cards_text
     >>> cards_text(standard_discard("8c 7d 6h 5s 4c"))  # a straight: break it at the top
@@ -123,18 +130,17 @@ def standard_discard(
     ids = cards if type(cards) is list and all(type(c) is int for c in cards) else to_ids(cards)
     if len(ids) != 5:
         raise ArgumentError(f"standard_discard needs five cards, got {len(ids)}")
+    c = resolve_core(core)
     keep_r = _rank_index(keep_max)
     if pat_max is None:
-        pat_max = _pat_for_keep(keep_r)
-    return tuple(bots_standard_discard(ids, keep_r, _pat_rank(pat_max)))
+        pat_max = _pat_for_keep(keep_r, c)
+    return tuple(c.bots_standard_discard(ids, keep_r, _pat_rank(pat_max, c)))
 
 
-def _pat_rank(v: Any) -> int:
-    from triple_draw._core import NUM_CLASSES
-
-    if type(v) is not int or not 0 <= v <= NUM_CLASSES:
+def _pat_rank(v: Any, core: Core) -> int:
+    if type(v) is not int or not 0 <= v <= core.NUM_CLASSES:
         raise ArgumentError(
-            f"a stand-pat threshold is a hand rank 1..{NUM_CLASSES} (0: never), got {v!r}"
+            f"a stand-pat threshold is a hand rank 1..{core.NUM_CLASSES} (0: never), got {v!r}"
         )
     return v
 
@@ -191,7 +197,17 @@ class Observation(NamedTuple):
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Observation:
-        """The observation of ``view`` (``hand.view(seat)`` of the seat to act)."""
+        """The observation of ``view`` (``hand.view(seat)`` of the seat to act); anything
+        else is an :class:`~triple_draw.errors.ArgumentError`."""
+        try:
+            return cls._of_view(view)
+        except TripleDrawError:
+            raise
+        except _BAD_INPUT as e:
+            raise ArgumentError(f"not a view of the seat to act: {e!r}") from None
+
+    @classmethod
+    def _of_view(cls, view: Mapping[str, Any]) -> Observation:
         seat = view["seat"]
         players = view["players"]
         betting = view["phase"] == "bet"
@@ -269,17 +285,6 @@ def _bet_or_raise(obs: Observation) -> Action:
     return _action("bet" if obs.bet_level == 0 else "raise", obs.raise_to)
 
 
-def _discard_action(cards: Any) -> Action:
-    """``Action("discard", None, cards)`` for a tuple of card ids, without the checks."""
-    if type(cards) is tuple:
-        for c in cards:
-            if type(c) is not int or not 0 <= c < 52:
-                break
-        else:
-            return make_action("discard", None, tuple(sorted(cards)))
-    return Action("discard", None, cards)
-
-
 def as_action(x: Any) -> Action:
     """What a bot returned as an :class:`~triple_draw.game.Action`: an Action as is, a dict
     (``{"kind": "call"}``) or a bare kind (``"check"``); anything else is an
@@ -311,16 +316,49 @@ class Bot:
     (an :class:`Observation`, the lean record :func:`triple_draw.simulate` builds cheaply);
     the base class's ``act`` turns the view into an observation for ``decide``.
 
-    ``seed``: seeds the bot's own ``random.Random`` (``None``: OS entropy)."""
+    ``seed``: seeds the bot's own ``random.Random`` (``None``: OS entropy). ``core``: the
+    core that computes the bot's decisions (``"compiled"``, ``"reference"`` or a
+    :class:`~triple_draw.game.core.Core`; default: the default core);
+    :func:`triple_draw.simulate` sets it to the run's core."""
 
     name = "bot"
+    #: attributes :meth:`_bind` derives from the core (not pickled: rebound on load)
+    _derived: tuple[str, ...] = ()
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int | None = None, *, core: Any = None) -> None:
+        self.rng = random.Random(_seed(seed))
+        self._bind(resolve_core(core))
+
+    @property
+    def core(self) -> Core:
+        """The core that computes this bot's decisions."""
+        return self._core
+
+    @core.setter
+    def core(self, core: Any) -> None:
+        self._bind(resolve_core(core))
+
+    def _bind(self, core: Core) -> None:
+        """Use ``core`` from now on (subclasses take what they need from it here)."""
+        self._core = core
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a core module does not pickle: send its name
+        state = self.__dict__.copy()
+        if "_core" in state:
+            state["_core"] = portable_core(state["_core"])
+            for k in self._derived:
+                state.pop(k, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if "_core" in state:
+            self._bind(resolve_core(state["_core"]))
 
     def reseed(self, seed: int | None) -> None:
         """Restart the bot's random stream (``simulate`` calls this for every chunk)."""
-        self.rng.seed(seed)
+        self.rng.seed(_seed(seed))
 
     def act(self, view: dict[str, Any]) -> Action:
         """The action for ``view`` (``hand.view(seat)`` of the seat to act)."""
@@ -332,6 +370,12 @@ class Bot:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def _seed(seed: Any) -> int | None:
+    if seed is not None and type(seed) is not int:
+        raise ArgumentTypeError(f"a bot's seed is an int or None, got {seed!r}")
+    return seed
 
 
 def decide_method(bot: Any) -> Any:
@@ -358,25 +402,34 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def __init__(self, seed: int | None = None, *, fold_when_free: bool = False) -> None:
-        super().__init__(seed)
+    def __init__(
+        self, seed: int | None = None, *, fold_when_free: bool = False, core: Any = None
+    ) -> None:
+        super().__init__(seed, core=core)
         self.fold_when_free = fold_when_free
 
     def decide(self, obs: Observation) -> Action:
         rng = self.rng
-        if obs.phase == "draw":
-            rnd = rng.random
-            return make_action("discard", None, tuple(sorted([c for c in obs.hole if rnd() < 0.5])))
-        # the legal actions in the order Hand.legal_actions lists them
-        facing = obs.to_call > 0
-        k = 0 if facing or self.fold_when_free else 1  # index of the first option
-        m = 3 if obs.raise_to is not None else 2
-        pick = k + rng.randrange(m - k)
-        if pick == 0:
-            return _FOLD
-        if pick == 1:
-            return _call(obs) if facing else _CHECK
-        return _bet_or_raise(obs)
+        try:
+            if obs.phase == "draw":
+                rnd = rng.random
+                return make_action(
+                    "discard", None, tuple(sorted([c for c in obs.hole if rnd() < 0.5]))
+                )
+            # the legal actions in the order Hand.legal_actions lists them
+            facing = obs.to_call > 0
+            k = 0 if facing or self.fold_when_free else 1  # index of the first option
+            m = 3 if obs.raise_to is not None else 2
+            pick = k + rng.randrange(m - k)
+            if pick == 0:
+                return _FOLD
+            if pick == 1:
+                return _call(obs) if facing else _CHECK
+            return _bet_or_raise(obs)
+        except TripleDrawError:
+            raise
+        except _BAD_INPUT as e:
+            raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
 
     def __repr__(self) -> str:
         return "RandomBot(fold_when_free=True)" if self.fold_when_free else "RandomBot()"
@@ -388,17 +441,31 @@ class CallingStationBot(Bot):
 
     name = "call"
 
-    def __init__(self, seed: int | None = None, *, keep_max: int | str = "8") -> None:
-        super().__init__(seed)
+    def __init__(
+        self, seed: int | None = None, *, keep_max: int | str = "8", core: Any = None
+    ) -> None:
+        c = resolve_core(core)
         self.keep_max = _rank_index(keep_max)
-        self._pat = _pat_for_keep(self.keep_max)
+        self._pat = _pat_for_keep(self.keep_max, c)
+        super().__init__(seed, core=c)
+
+    _derived = ("_discard",)
+
+    def _bind(self, core: Core) -> None:
+        super()._bind(core)
+        self._discard = core.bots_standard_discard
 
     def decide(self, obs: Observation) -> Action:
-        if obs.phase == "draw":
-            return make_action(
-                "discard", None, bots_standard_discard(obs.hole, self.keep_max, self._pat)
-            )
-        return _call(obs) if obs.to_call > 0 else _CHECK
+        try:
+            if obs.phase == "draw":
+                return make_action(
+                    "discard", None, self._discard(obs.hole, self.keep_max, self._pat)
+                )
+            return _call(obs) if obs.to_call > 0 else _CHECK
+        except TripleDrawError:
+            raise
+        except _BAD_INPUT as e:
+            raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
 
 
 class HeuristicBot(Bot):
@@ -417,8 +484,8 @@ class HeuristicBot(Bot):
     the draw (fewer opponents left to act behind a late opener) and after it (bluffs and
     semi-bluffs are only made in position, heads-up, with probability ``bluff``).
     Thresholds are jittered by a few percent with the bot's own RNG so it is not
-    trivially exploitable. The decisions are computed by the compiled core from the
-    bot's :class:`Observation`.
+    trivially exploitable. The decisions are computed from the bot's :class:`Observation`
+    by its core (``core=``).
     """
 
     name = "heuristic"
@@ -431,8 +498,9 @@ class HeuristicBot(Bot):
         pat: Mapping[int, int | str] | None = None,
         bluff: float = 0.12,
         aggression: float = 1.0,
+        core: Any = None,
     ) -> None:
-        super().__init__(seed)
+        c = resolve_core(core)
         self.keep_max = _rank_index(keep_max)
         pats: dict[int, int | str] = {3: "8", 2: "8", 1: "9"}
         if pat is not None:
@@ -444,7 +512,8 @@ class HeuristicBot(Bot):
                 pats[k] = v
         # stored as ranks: stand pat with a hand ranked at most pat_max[draws_left]
         self.pat_max = {
-            k: (worst_low(v) if isinstance(v, str) else _pat_rank(v)) for k, v in pats.items()
+            k: (worst_low(v, core=c) if isinstance(v, str) else _pat_rank(v, c))
+            for k, v in pats.items()
         }
         if (
             isinstance(bluff, bool)
@@ -462,6 +531,13 @@ class HeuristicBot(Bot):
         self.aggression = float(aggression)
         pm = self.pat_max
         self._params = (self.keep_max, pm[1], pm[2], pm[3], self.aggression)
+        super().__init__(seed, core=c)
+
+    _derived = ("_heuristic",)
+
+    def _bind(self, core: Core) -> None:
+        super()._bind(core)
+        self._heuristic = core.bots_heuristic
 
     def __repr__(self) -> str:
         return (
@@ -477,6 +553,14 @@ class HeuristicBot(Bot):
         (``rank`` is accepted for compatibility: the core ranks the cards itself)."""
         if type(draws_left) is not int or not 1 <= draws_left <= 3:
             raise ArgumentError(f"draws_left must be 1..3, got {draws_left!r}")
+        if not isinstance(opp_last, Sequence) or not all(
+            type(d) is int and 0 <= d <= 5 for d in opp_last
+        ):
+            raise ArgumentError(
+                f"opp_last must be cards drawn (0..5) per opponent, got {opp_last!r}"
+            )
+        if not isinstance(ids, Sequence):
+            raise ArgumentError(f"ids must be a sequence of five card ids, got {ids!r}")
         opps = tuple((d,) for d in opp_last) or ((),)
         n = len(opps) + 1
         obs = Observation(
@@ -499,16 +583,21 @@ class HeuristicBot(Bot):
             0,
             False,
         )
-        return tuple(bots_heuristic(self._params, obs, 0.0)[1])
+        return tuple(self._heuristic(self._params, obs, 0.0)[1])
 
     def choose(self, obs: Observation) -> tuple[int, tuple[int, ...]]:
         """The decision as ``(code, cards)``: code 0 fold, 1 check, 2 call, 3 bet or raise,
         5 discard ``cards`` (sorted ids) - what :meth:`decide` turns into an action, and
         what :func:`triple_draw.simulate` applies to the engine directly."""
-        if obs.phase == "draw":
-            return bots_heuristic(self._params, obs, 0.0)
-        rng = self.rng
-        code, cards = bots_heuristic(self._params, obs, rng.random())
+        try:
+            if obs.phase == "draw":
+                return self._heuristic(self._params, obs, 0.0)
+            rng = self.rng
+            code, cards = self._heuristic(self._params, obs, rng.random())
+        except TripleDrawError:
+            raise
+        except _BAD_INPUT as e:
+            raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
         if code == 4:  # a bluff, if the bot's own roll says so
             code = 3 if rng.random() < self.bluff else 1
         return code, cards
@@ -519,10 +608,13 @@ class HeuristicBot(Bot):
             return _FOLD
         if code == 1:
             return _CHECK
-        if code == 2:
-            return _call(obs)
-        if code == 3:
-            return _bet_or_raise(obs)
+        try:
+            if code == 2:
+                return _call(obs)
+            if code == 3:
+                return _bet_or_raise(obs)
+        except _BAD_INPUT as e:
+            raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
         return make_action("discard", None, cards)
 
 
@@ -570,12 +662,13 @@ def parse_bot_specs(text: str, seats: int | None = None) -> list[str]:
     return names
 
 
-def make_bot(spec: str | Any, seed: int | None = None) -> Any:
+def make_bot(spec: str | Any, seed: int | None = None, *, core: Any = None) -> Any:
     """A bot from a name (``"heuristic"``, ``"random"``, ``"call"``), an import path
     ``"package.module:ClassName"`` of a bot class (a :class:`Bot` subclass, or a class
     with an ``act`` or ``decide`` method; constructed with ``seed=`` if it takes one, else
     with no arguments), or an existing bot object (returned as is). Anything that is not a
     bot is refused with :class:`~triple_draw.errors.ArgumentError` before it is called.
+    ``core`` goes to the bundled bots (see :class:`Bot`).
 
     >>> make_bot("random")
     RandomBot()
@@ -587,7 +680,7 @@ def make_bot(spec: str | Any, seed: int | None = None) -> Any:
     name = spec.strip()
     cls = BOTS.get(name.lower())
     if cls is not None:
-        return cls(seed)
+        return cls(seed, core=core)
     if ":" not in name:
         raise ArgumentError(f"unknown bot {name!r}: use one of {', '.join(BOTS)} or 'module:Class'")
     mod_name, _, attr = name.partition(":")

@@ -100,8 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run 'triple-draw COMMAND --help' for the options of a command.",
     )
     from triple_draw import __version__
-    from triple_draw._core import NUM_CLASSES
+    from triple_draw.game.core import default_core
 
+    NUM_CLASSES = default_core().NUM_CLASSES  # noqa: N806 - the core's constant
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
@@ -147,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=1000,
         help="hands per seeded chunk (default 1000)",
     )
+    _add_core_option(s)
     s.add_argument(
         "--stack", type=_int_range(1), default=None, help="starting stack (default 100 big bets)"
     )
@@ -271,6 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="opponents: one bot for all, or comma-separated (as for simulate --bots)",
     )
     g.add_argument("--hands", type=_int_range(1), default=None, help="stop after this many hands")
+    _add_core_option(g)
     g.set_defaults(func=_cmd_play)
 
     # -- serve (the table server: triple_draw.server, optional extra) ------------------------
@@ -324,7 +327,9 @@ def _print_json(data: dict[str, Any]) -> None:
 # -- simulate ---------------------------------------------------------------------------------
 
 
-def _make_bots(spec: str | None, seats: int | None, who: str = "players") -> list[Any]:
+def _make_bots(
+    spec: str | None, seats: int | None, who: str = "players", *, core: str | None = None
+) -> list[Any]:
     """The bots of a ``--bots`` value, parsed once, each created once: one bot for every
     seat, or one per seat (``seats`` of them; ``None``: 2 to 8, one alone plays 6)."""
     from triple_draw.bots import make_bot, parse_bot_specs
@@ -338,16 +343,26 @@ def _make_bots(spec: str | None, seats: int | None, who: str = "players") -> lis
             raise ArgumentError(f"{len(names)} bots for {seats} {who}: give one, or one per seat")
         if not 2 <= len(names) <= 8 and seats is None:
             raise ArgumentError(f"a game needs 2 to 8 players, got {len(names)}")
-        return [make_bot(n) for n in names]
+        return [make_bot(n, core=core) for n in names]
     except ArgumentError as e:
         raise UsageError(f"--bots: {e}") from None
+
+
+def _add_core_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--core",
+        choices=("compiled", "reference"),
+        default=None,
+        help="what deals, ranks and computes the bots' decisions: the compiled core "
+        "(default) or its pure-Python reference twin (same results, much slower)",
+    )
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from triple_draw.game.rules import Rules
     from triple_draw.simulation import simulate
 
-    bots = _make_bots(args.bots, args.players)
+    bots = _make_bots(args.bots, args.players, core=args.core)
     n = len(bots)
     chunks = -(-args.hands // args.chunk_size)
     if args.workers is not None and args.workers > chunks:
@@ -378,6 +393,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         executor=args.executor,
         workers=args.workers,
         progress=progress,
+        core=args.core,
     )
     if args.json:
         _print_json(result.to_dict())
@@ -405,13 +421,14 @@ def _five(text: str, what: str = "hand") -> list[int]:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from triple_draw._core import HandRank, rank_ids
     from triple_draw.game.cards import cards_text
+    from triple_draw.game.core import default_core
 
+    core = default_core()
     rows: list[dict[str, Any]] = []
     for h in args.hands:
         ids = _five(h)
-        hr = HandRank(rank_ids(ids))
+        hr = core.HandRank(core.rank_ids(ids))
         rows.append(
             {"cards": cards_text(ids), "rank": hr.rank, "category": hr.category, "name": hr.name}
         )
@@ -453,9 +470,14 @@ def _cmd_discard(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     from triple_draw._play import TerminalGame
 
-    bots = _make_bots(args.bots, args.players - 1, "opponents")
+    bots = _make_bots(args.bots, args.players - 1, "opponents", core=args.core)
     game = TerminalGame(
-        players=args.players, seed=args.seed, stack=args.stack, bots=bots, max_hands=args.hands
+        players=args.players,
+        seed=args.seed,
+        stack=args.stack,
+        bots=bots,
+        max_hands=args.hands,
+        core=args.core,
     )
     return game.run()
 

@@ -12,6 +12,12 @@ reduced in chunk order. So the same ``(bots, hands, seed, chunk_size, rules, ...
 the identical result in this process, on threads, on worker processes or as Ray tasks,
 with any number of workers.
 
+The core: ``core=`` (``"compiled"``, ``"reference"`` or a
+:class:`~triple_draw.game.core.Core`; default: the default core) deals and ranks every
+hand of the run and computes the bundled bots' decisions (every :class:`~triple_draw.bots.Bot`
+plays on the run's core), in this process and in every worker process or Ray task. Both
+cores give the identical result for the same arguments.
+
 >>> from triple_draw.bots import HeuristicBot, RandomBot
 >>> r = simulate([HeuristicBot(), RandomBot()], hands=200, seed=1)
 >>> r.hands, sum(s.net for s in r.seats)   # chips are conserved
@@ -30,14 +36,14 @@ import random
 import sys
 import time
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from triple_draw._core import CATEGORIES, NUM_CLASSES, HandRank, rank_ids
 from triple_draw._executors import RayExecutor, resolve_executor, run_ordered
 from triple_draw._text import format_table
 from triple_draw.bots import (
+    Bot,
     CallingStationBot,
     HeuristicBot,
     Observation,
@@ -47,6 +53,7 @@ from triple_draw.bots import (
 from triple_draw.bots import as_action as _as_action
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
 from triple_draw.game.actions import Action
+from triple_draw.game.core import Core, default_core, portable_core, resolve_core
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_PLAYERS, Rules
 from triple_draw.game.table import Table
@@ -62,16 +69,17 @@ __all__ = [
 ]
 
 
-def _category_last_ranks() -> list[int]:
-    """The last (worst) rank of each category, in ``CATEGORIES`` order, found by bisecting
-    the evaluator's ranks (each category is one contiguous run of ranks)."""
+def _category_last_ranks(core: Core) -> list[int]:
+    """The last (worst) rank of each category, in ``core.CATEGORIES`` order, found by
+    bisecting the core's ranks (each category is one contiguous run of ranks)."""
+    cats = core.CATEGORIES
     out = []
     lo = 1
-    for k in range(len(CATEGORIES)):
-        hi = NUM_CLASSES
+    for k in range(len(cats)):
+        hi = core.NUM_CLASSES
         while lo < hi:  # the first rank whose category comes after category k
             mid = (lo + hi + 1) // 2
-            if CATEGORIES.index(HandRank(mid).category) <= k:
+            if cats.index(core.HandRank(mid).category) <= k:
                 lo = mid
             else:
                 hi = mid - 1
@@ -80,7 +88,19 @@ def _category_last_ranks() -> list[int]:
     return out
 
 
-_CAT_LAST = _category_last_ranks()
+#: _category_last_ranks of each core used so far
+_CAT_LAST: dict[Any, list[int]] = {}
+
+
+def _cat_last(core: Core) -> list[int]:
+    last = _CAT_LAST.get(core)
+    if last is None:
+        last = _CAT_LAST[core] = _category_last_ranks(core)
+    return last
+
+
+#: The hand categories, best first (the keys of :attr:`SeatResult.categories`).
+CATEGORIES: tuple[str, ...] = tuple(default_core().CATEGORIES)
 _Z95 = 1.959963984540054
 _SEED_LIMIT = 1 << 256
 #: The largest ``hands`` a run accepts (about 3 years of play at 10,000 hands/s).
@@ -352,8 +372,10 @@ def _play_chunk(
     rules: Rules,
     stack: int,
     mode: str,
+    core: Any,
 ) -> tuple[Any, ...]:
-    """Play ``count`` hands; return integer tallies (see :class:`_Tally`).
+    """Play ``count`` hands on ``core`` (a core or its :func:`portable_core` name); return
+    integer tallies (see :class:`_Tally`).
 
     Bots with a ``decide`` method get an :class:`~triple_draw.bots.Observation` built here
     from the hand's public state, the seat's own cards and what this loop saw happen (the
@@ -362,8 +384,13 @@ def _play_chunk(
     t0 = time.perf_counter()
     n = len(bots)
     rng = random.Random(seed)
+    core = resolve_core(core)
+    rank_ids = core.rank_ids
+    cat_last = _cat_last(core)
     bots = [copy.deepcopy(b) for b in bots]
     for b in bots:
+        if isinstance(b, Bot) and b.core is not core:
+            b.core = core
         reseed = getattr(b, "reseed", None)
         bot_seed = rng.getrandbits(64)
         if callable(reseed):
@@ -376,7 +403,7 @@ def _play_chunk(
     showdowns = 0
     pot_total = 0
     table = (
-        Table(rules, [stack] * n, button=index % n, seed=rng.getrandbits(128))
+        Table(rules, [stack] * n, button=index % n, seed=rng.getrandbits(128), core=core)
         if mode == "table"
         else None
     )
@@ -387,7 +414,7 @@ def _play_chunk(
     new_tuple = tuple.__new__
     for i in range(count):
         if table is None:
-            hand = Hand(rules, stacks, (first_hand + i) % n, rng.getrandbits(128))
+            hand = Hand(rules, stacks, (first_hand + i) % n, rng.getrandbits(128), core=core)
         else:
             seats = table.seats
             for s in range(n):
@@ -520,7 +547,7 @@ def _play_chunk(
                 if s in paid:
                     sdw[s] += 1
                 r = entry.rank if entry.rank is not None else rank_ids(hand.hole_ids(s))
-                cats[s][bisect_left(_CAT_LAST, r)] += 1
+                cats[s][bisect_left(cat_last, r)] += 1
     return (
         index,
         count,
@@ -558,6 +585,7 @@ def simulate(
     executor: Any = None,
     workers: int | None = None,
     progress: bool | Callable[[int, int], None] = False,
+    core: Any = None,
 ) -> SimulationResult:
     """Play ``hands`` complete hands between ``bots`` and tally what every seat won.
 
@@ -584,6 +612,10 @@ def simulate(
       ``"ray"`` (created for the run with ``workers`` workers and shut down after).
     - ``progress``: ``True`` shows a tqdm bar on stderr; a callable is called as
       ``progress(hands_done, hands)`` after each chunk.
+    - ``core``: ``"compiled"``, ``"reference"`` or a :class:`~triple_draw.game.core.Core`
+      (default: the default core, :func:`~triple_draw.game.set_default_core`): it deals and
+      ranks every hand and computes the decisions of every :class:`~triple_draw.bots.Bot`,
+      in worker processes and Ray tasks too (a custom core object must pickle for those).
 
     ``hands`` is at most :data:`MAX_HANDS`; the chunks are generated lazily, a few per
     worker in flight, and added up as they finish, so memory does not grow with
@@ -600,7 +632,8 @@ def simulate(
         seed = random.SystemRandom().getrandbits(64)
     elif type(seed) is not int or not 0 <= seed < _SEED_LIMIT:
         raise ArgumentError(f"seed must be an int 0 <= seed < 2**256, got {seed!r}")
-    bot_list = _seat_bots(bots, players)
+    run_core = portable_core(resolve_core(core))
+    bot_list = _seat_bots(bots, players, run_core)
     n = len(bot_list)
     if rules is None:
         rules = Rules(max_players=max(6, n))
@@ -627,7 +660,10 @@ def simulate(
         for index in range(n_chunks):
             first = index * chunk_size
             count = min(chunk_size, hands - first)
-            yield (index, chunk_seed(seed, index), first, count, bot_list, rules, stack, mode)
+            yield (
+                index, chunk_seed(seed, index), first, count, bot_list, rules, stack, mode,
+                run_core,
+            )  # fmt: skip
 
     tally = _Tally(n)
     bar: Any = None
@@ -668,16 +704,22 @@ def simulate(
     return tally.result(seed, hands, bot_list, rules, stack, mode, chunk_size, elapsed, desc)
 
 
-def _seat_bots(bots: Sequence[Any] | None, players: int | None) -> list[Any]:
+def _seat_bots(bots: Sequence[Any] | None, players: int | None, core: Any) -> list[Any]:
     from triple_draw.bots import HeuristicBot, make_bot
 
     if players is not None and (type(players) is not int or not 2 <= players <= MAX_PLAYERS):
         raise ArgumentError(f"players must be an int 2..{MAX_PLAYERS}, got {players!r}")
     if bots is None:
-        return [HeuristicBot() for _ in range(players or 6)]
-    if isinstance(bots, str) or callable(getattr(bots, "act", None)):
+        return [HeuristicBot(core=core) for _ in range(players or 6)]
+    if (
+        isinstance(bots, str)
+        or callable(getattr(bots, "act", None))
+        or callable(getattr(bots, "decide", None))
+    ):
         bots = [bots]
-    out = [make_bot(b) for b in bots]
+    elif isinstance(bots, Mapping) or not isinstance(bots, Iterable):
+        raise ArgumentTypeError(f"bots must be a list of bots (one per seat), got {bots!r}")
+    out = [make_bot(b, core=core) for b in bots]
     if len(out) == 1 and players is not None:
         out = [out[0]] + [copy.deepcopy(out[0]) for _ in range(players - 1)]
     if players is not None and len(out) != players:

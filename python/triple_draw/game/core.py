@@ -1,7 +1,8 @@
 """The core switch: which implementation deals and evaluates.
 
-Everything in triple_draw that deals cards or ranks hands reaches the implementation
-through one small typed interface, :class:`Core`. Two modules provide it:
+Everything in triple_draw that deals cards, ranks hands or computes a bundled bot's
+decision reaches the implementation through one small typed interface, :class:`Core`.
+Two modules provide it:
 
 - ``"compiled"``: the Rust core (``triple_draw._core``), the default when it is built;
 - ``"reference"``: the pure-Python twin (``triple_draw.reference``), card for card the
@@ -9,8 +10,9 @@ through one small typed interface, :class:`Core`. Two modules provide it:
 
 :func:`resolve_core` turns what a user passes (``None``, a name, or a module/object with
 the interface) into a :class:`Core`; :func:`set_default_core` changes what ``None`` means
-for everything created afterwards. Hands take ``core=``; the bots, ``simulate`` and the
-terminal game take the same argument and resolve it here.
+for everything created afterwards. Hands and tables take ``core=``; so do the bundled
+bots, :func:`triple_draw.simulate` (its hands, bots and worker processes all use the
+run's core) and the terminal game, and they resolve it here.
 
 >>> from triple_draw.game.core import resolve_core, core_name
 >>> core_name(resolve_core("reference"))
@@ -30,6 +32,7 @@ __all__ = [
     "CORE_NAMES",
     "core_name",
     "default_core",
+    "portable_core",
     "resolve_core",
     "set_default_core",
 ]
@@ -63,7 +66,11 @@ class _DeckClass(Protocol):
 @runtime_checkable
 class Core(Protocol):
     """What deals and evaluates: a deck class, the rank of five card ids (1 = 7-5-4-3-2,
-    best), a full evaluation (``HandRank``) and the ``Card`` type."""
+    best), a full evaluation, the ``Card`` type, the rank's category and name
+    (``HandRank(rank)``), the category names in rank order and the number of ranks; and
+    the bundled bots' kernels: ``bots_standard_discard(cards, keep_max, pat_max)`` (the
+    sorted ids the standard rule throws) and ``bots_heuristic(params, obs, r)`` (the
+    heuristic bot's ``(code, cards)`` for an :class:`~triple_draw.bots.Observation`)."""
 
     @property
     def Deck(self) -> _DeckClass: ...  # noqa: N802 - the module attribute's name
@@ -73,21 +80,41 @@ class Core(Protocol):
     def evaluate(self) -> Callable[[Any], Any]: ...
     @property
     def Card(self) -> Callable[[Any], Any]: ...  # noqa: N802
+    @property
+    def HandRank(self) -> Callable[[int], Any]: ...  # noqa: N802
+    @property
+    def CATEGORIES(self) -> tuple[str, ...]: ...  # noqa: N802
+    @property
+    def NUM_CLASSES(self) -> int: ...  # noqa: N802
+    @property
+    def bots_standard_discard(self) -> Callable[[Any, int, int], tuple[int, ...]]: ...
+    @property
+    def bots_heuristic(
+        self,
+    ) -> Callable[[tuple[int, int, int, int, float], Any, float], tuple[int, tuple[int, ...]]]: ...
 
 
 _default: Core | None = None
+#: The cores loaded so far, by name (resolving one of them again is a plain lookup).
+_loaded: dict[str, Core] = {}
 
 
 def _load(name: str) -> Core:
     which = CORE_NAMES.get(name)
+    core = _loaded.get(which) if which is not None else None
+    if core is not None:
+        return core
     if which == "compiled":
         from triple_draw import _core
 
-        return _core
-    if which == "reference":
+        core = _core
+    elif which == "reference":
         from triple_draw import reference
 
-        return reference
+        core = reference
+    if core is not None and which is not None:
+        _loaded[which] = core
+        return core
     raise ArgumentError(f"unknown core {name!r}: use 'compiled' or 'reference'")
 
 
@@ -116,13 +143,29 @@ def resolve_core(core: Any) -> Core:
     :class:`~triple_draw.errors.ArgumentTypeError`."""
     if core is None:
         return _default or default_core()
+    if _default is not None and core is _default:
+        return _default
     if isinstance(core, str):
         return _load(core)
+    for known in _loaded.values():
+        if core is known:
+            return core
     if not isinstance(core, Core):
         raise ArgumentTypeError(
-            f"core must be 'compiled', 'reference' or provide Deck, rank_ids, evaluate "
-            f"and Card, got {core!r}"
+            f"core must be 'compiled', 'reference' or provide Deck, rank_ids, evaluate, "
+            f"Card, HandRank, CATEGORIES, NUM_CLASSES, bots_standard_discard and "
+            f"bots_heuristic, got {core!r}"
         )
+    return core
+
+
+def portable_core(core: Core) -> Any:
+    """What to send to another process for ``core``: its name for the two bundled cores
+    (a module does not pickle), else the object itself; :func:`resolve_core` turns either
+    back into the core."""
+    for name, known in _loaded.items():
+        if core is known:
+            return name
     return core
 
 

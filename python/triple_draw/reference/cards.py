@@ -1,4 +1,4 @@
-"""Cards of the pure-Python reference: ids, text, and lenient parsing (README: *Cards*).
+"""Cards of the pure-Python reference: ids, text, and lenient parsing (docs/cards.md).
 
 This module owns the card vocabulary of :mod:`triple_draw.reference`: the rank and
 suit alphabets, the id scheme ``id = rank * 4 + suit`` (2c = 0 … As = 51), a small

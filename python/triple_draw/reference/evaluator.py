@@ -1,4 +1,4 @@
-"""The 2-7 lowball hand ranking of the pure-Python reference (README: *Hands*).
+"""The 2-7 lowball hand ranking of the pure-Python reference (docs/cards.md).
 
 This module owns the reference evaluator. It derives every rank from the rules
 themselves rather than from any table shared with the compiled core:
