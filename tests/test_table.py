@@ -1,4 +1,4 @@
-"""Between hands (README: *Between hands*): the Table moves the button, carries stacks over, removes
+"""Between hands (docs/rules.md: *Between hands*; docs/table.md): the Table moves the button, carries stacks over, removes
 busted players, switches to heads-up order, seats and unseats players between hands."""
 
 from __future__ import annotations
