@@ -1,5 +1,6 @@
-"""Between hands (docs/rules.md: *Between hands*; docs/table.md): the Table moves the button, carries stacks over, removes
-busted players, switches to heads-up order, seats and unseats players between hands."""
+"""Between hands (docs/rules.md: *Between hands*; docs/table.md): the Table moves the
+button, carries stacks over, removes busted players, switches to heads-up order, seats and
+unseats players between hands."""
 
 from __future__ import annotations
 
