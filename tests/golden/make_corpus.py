@@ -70,19 +70,23 @@ def cases() -> list[dict[str, Any]]:
             for _ in range(4):
                 # short stacks make all-ins and side pots; heavy drawing at big tables
                 # makes reshuffles
-                stacks = [meta.choice([3, 7, 12, 25, 60, 200]) * rules.small_bet // 2 + 1
-                          for _ in range(n)]
-                out.append({
-                    "id": k,
-                    "rules_name": name,
-                    "rules": rules.to_dict(),
-                    "stacks": stacks,
-                    "button": meta.randrange(n),
-                    "seed": meta.randrange(2**63),
-                    "policy_seed": meta.randrange(2**32),
-                    "throw": meta.choice([0.2, 0.4, 0.7, 0.95]),
-                    "aggression": meta.choice([0.1, 0.3, 0.6]),
-                })
+                stacks = [
+                    meta.choice([3, 7, 12, 25, 60, 200]) * rules.small_bet // 2 + 1
+                    for _ in range(n)
+                ]
+                out.append(
+                    {
+                        "id": k,
+                        "rules_name": name,
+                        "rules": rules.to_dict(),
+                        "stacks": stacks,
+                        "button": meta.randrange(n),
+                        "seed": meta.randrange(2**63),
+                        "policy_seed": meta.randrange(2**32),
+                        "throw": meta.choice([0.2, 0.4, 0.7, 0.95]),
+                        "aggression": meta.choice([0.1, 0.3, 0.6]),
+                    }
+                )
                 k += 1
     return out
 
