@@ -3,13 +3,17 @@ actions as values, views, persistence (to_dict/from_dict, copy, pickle), history
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 import random
+from typing import Any
 
 import pytest
 
 from triple_draw import ArgumentError, IllegalActionError, SchemaError, Table, TripleDrawError
+from triple_draw.errors import ArgumentTypeError
+from triple_draw.game.view import FrozenDict, FrozenList
 from triple_draw.game import Action, Bet, Call, Check, Discard, Fold, Hand, Raise, Rules
 from conftest import to_draw
 
@@ -304,7 +308,8 @@ def _reference_view(h: Hand, seat: int) -> dict:
 def _same(a: object, b: object) -> bool:
     """Equal with the same types throughout (``True`` is not ``1``, a tuple not a list)
     and the same key order."""
-    if type(a) is not type(b):
+    plain = {FrozenDict: dict, FrozenList: list}  # a view's read-only containers
+    if plain.get(type(a), type(a)) is not plain.get(type(b), type(b)):
         return False
     if isinstance(a, dict):
         return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)  # type: ignore[index]
@@ -313,17 +318,40 @@ def _same(a: object, b: object) -> bool:
     return a == b
 
 
-def _mutate(obj: object) -> None:
-    """Scribble over every container in a view."""
+def _mutations(obj: object) -> list[Any]:
+    """Every way to change every container of a view, as callables."""
+    out: list[Any] = []
     if isinstance(obj, dict):
         for k in list(obj):
-            _mutate(obj[k])
-            obj[k] = "junk"
-        obj["extra"] = 1
+            out += _mutations(obj[k])
+        out += [
+            lambda: obj.__setitem__("extra", 1),
+            lambda: obj.__delitem__(next(iter(obj))),
+            lambda: obj.update(extra=1),
+            lambda: obj.setdefault("extra", 1),
+            lambda: obj.pop(next(iter(obj))),
+            obj.popitem,
+            obj.clear,
+            lambda: obj.__ior__({"extra": 1}),
+        ]
     elif isinstance(obj, list):
         for x in obj:
-            _mutate(x)
-        obj.append("junk")
+            out += _mutations(x)
+        out += [
+            lambda: obj.append("junk"),
+            lambda: obj.extend(["junk"]),
+            lambda: obj.insert(0, "junk"),
+            lambda: obj.__setitem__(slice(None), []),
+            lambda: obj.__delitem__(slice(None)),
+            lambda: obj.__iadd__(["junk"]),
+            lambda: obj.__imul__(0),
+            obj.pop,
+            lambda: obj.remove("junk"),
+            obj.clear,
+            obj.sort,
+            obj.reverse,
+        ]
+    return out
 
 
 @pytest.mark.parametrize(
@@ -358,25 +386,35 @@ def test_incremental_view_equals_the_view_built_from_scratch(rules: Rules) -> No
                 h = Hand.from_dict(h.to_dict())
 
 
-def test_mutating_a_view_does_not_change_the_next_view() -> None:
+def test_views_are_read_only_and_copy_into_plain_containers() -> None:
+    """Views are shared and read-only (docs/engine.md, *Views*): every attempt to change any
+    of its containers raises ArgumentTypeError and changes nothing; copy.deepcopy gives
+    plain dicts and lists to change freely; views at the same point are the same object."""
     h = Hand(R, [100] * 3, seed=4)
-    while not h.is_over:  # to the showdown: every part of the view is filled in
-        a = h.actor
-        before = h.view(a)
-        expected = json.loads(json.dumps(before))
-        _mutate(before)
-        assert h.view(a) == expected
-        _mutate(h.view((a + 1) % 3))
-        assert h.view(a) == expected
+    while True:  # to the showdown: every part of the view is filled in
+        for s in range(3):
+            v = h.view(s)
+            assert h.view(s) is v
+            expected = json.loads(json.dumps(v))
+            assert v == expected and isinstance(v, dict)
+            for change in _mutations(v):
+                with pytest.raises(ArgumentTypeError, match="read-only"):
+                    change()
+            assert v == expected and json.loads(json.dumps(h.view(s))) == expected
+            mine = copy.deepcopy(v)
+            assert type(mine) is dict and type(mine["players"]) is list
+            assert type(mine["players"][0]) is dict and mine == expected
+            mine["players"][0]["stack"] = -1
+            mine["history"].append("junk")
+            assert h.view(s) == expected
+            assert pickle.loads(pickle.dumps(v)) == expected
+        if h.is_over:
+            break
         if h.in_draw:
-            h.discard(h.hole_ids(a)[:1])
+            h.discard(h.hole_ids(h.actor)[:1])
         else:
             h.check_or_call()
-    for s in range(3):
-        expected = json.loads(json.dumps(h.view(s)))
-        assert expected["result"] is not None and expected["players"][0]["shown"]
-        _mutate(h.view(s))
-        assert h.view(s) == expected
+    assert expected["result"] is not None and expected["players"][0]["shown"]
 
 
 def test_views_of_copies_and_restored_hands_are_independent() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from triple_draw.game.actions import Action, DiscardChoices, make_action
+from triple_draw.game.actions import _PICK, Action, DiscardChoices, make_action
 from triple_draw.game.events import BEGIN_ROUND, CALL, CHECK, FOLD, RAISE
 from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.drawing import start_draw
@@ -94,7 +94,10 @@ def legal_actions(st: HandState) -> Sequence[Action]:
         if st._phase == OVER:
             return []
         d = _new_choices(DiscardChoices)
-        d._held = tuple(sorted(st._hands[st._actor]))  # type: ignore[index]
+        d._held = held = tuple(sorted(st._hands[st._actor]))  # type: ignore[index]
+        d._pick = _PICK[len(held)]
+        st._legal = d
+        st._legal_at = len(st._log)
         return d
     s: int = st._actor  # type: ignore[assignment]
     mine = st._bet[s]
@@ -124,6 +127,8 @@ def legal_actions(st: HandState) -> Sequence[Action]:
             acts += (make_action(BET_KIND if level == 0 else RAISE, raise_to),)
         if len(_BETTING_ACTIONS) < 4096:
             _BETTING_ACTIONS[key] = acts
+    st._legal = acts
+    st._legal_at = len(st._log)
     return acts
 
 
