@@ -197,8 +197,8 @@ class DiscardChoices(Sequence[Action]):
     __slots__ = ("_held", "_pick")
 
     def __init__(self, held: Iterable[int]) -> None:
-        self._held = h = tuple(sorted(held))
-        self._pick = _PICK[len(h)]
+        self._held: list[int] = sorted(held)  # never changed
+        self._pick = _PICK[len(self._held)]
 
     def __len__(self) -> int:
         return 1 << len(self._held)
@@ -247,7 +247,7 @@ class DiscardChoices(Sequence[Action]):
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._held)
+        return hash(tuple(self._held))
 
     def __repr__(self) -> str:
         return f"DiscardChoices({list(self._held)!r})"

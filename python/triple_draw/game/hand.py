@@ -562,10 +562,10 @@ class Hand(HandState):
 
         An action that :meth:`legal_actions` listed at this very decision is recognised
         by identity (the same shared object, from the tuple or discard choices it returned
-        last, while the log has not grown since) and performed without checking its
+        last, while nothing has happened since) and performed without checking its
         fields again; any other action is checked field by field."""
         try:
-            fresh = self._legal_at == len(self._log)
+            fresh = self._legal_at is self._log[-1]
         except AttributeError:  # legal_actions() not called on this object yet
             fresh = False
         if fresh and (seat is None or seat == self._actor):
