@@ -99,6 +99,8 @@ def freeze(x: Any) -> Any:
     return x
 
 
+# entries about nobody in particular that change no player's record by themselves
+_PHASE_MARKS = frozenset((ev.BEGIN_ROUND, ev.BEGIN_DRAW))
 # events whose cards are private: the view keeps only how many there were
 _COUNT_ONLY = frozenset((ev.DEAL, ev.DISCARD, ev.DRAW))
 _STAKES = ("small_blind", "big_blind", "small_bet", "big_bet", "ante")
@@ -145,6 +147,7 @@ class ViewCache:
     its ``rules`` another object), the cache is stale and rebuilt from scratch."""
 
     __slots__ = (
+        "drawn",
         "draws",
         "entries",
         "history",
@@ -170,8 +173,9 @@ class ViewCache:
         self.entries: list[FrozenDict] = []
         #: the history as handed out (shared by the views of the current point)
         self.history = _NO_ACTIONS
-        #: draws[seat]: cards drawn at each draw so far
+        #: draws[seat]: cards drawn at each draw so far, and as the view's list
         self.draws: list[list[int]] = [[] for _ in range(n)]
+        self.drawn: list[FrozenList] = [_NO_ACTIONS] * n
         #: each seat's player record, and the list of them handed out
         self.records: list[FrozenDict] = [FrozenDict()] * n
         #: the values each record was built from (rebuilt only when they change)
@@ -192,8 +196,10 @@ class ViewCache:
 
     def update(self, h: HandState) -> None:
         """Take in the log entries appended since the last call: the history, and the
-        player records of the seats they name (all of them if the phase or street
-        changed, or an entry names nobody)."""
+        player records of the seats they name and of the seats whose shown bet changed
+        with the phase (all of them at the end of the hand, or if an entry other than
+        the start of a round or draw names nobody); a record is rebuilt only if one of
+        its values changed."""
         log = self.log
         end = len(log)
         entries = self.entries
@@ -204,10 +210,11 @@ class ViewCache:
         for i in range(start, end):
             entry = log[i]
             kind, who, amount, cards = entry
-            if who is None:
+            if who is not None:
+                if type(dirty) is set:
+                    dirty.add(who)
+            elif kind not in _PHASE_MARKS:  # an entry about nobody in particular
                 dirty = range(n)
-            elif type(dirty) is set:
-                dirty.add(who)
             if cards is None:  # no cards: the same entry for every hand (shared)
                 fe = _ENTRIES.get(entry)
                 if fe is None:
@@ -224,14 +231,26 @@ class ViewCache:
                     e["count"] = len(cards)
                     if kind == ev.DISCARD and who is not None:
                         self.draws[who].append(len(cards))
+                        self.drawn[who] = FrozenList(self.draws[who])
                 else:  # "show": public
                     e["cards"] = FrozenList([CARD_TEXT[c] for c in cards])
             append(FrozenDict(e))
         phase = h._phase
         state = (phase, h._street)
-        if state != self.state or self.pos < 0:
-            dirty = range(n)
+        if state != self.state:
+            # a new round or draw changes the records only through the bets shown (a
+            # record shows the round's bets while betting, none otherwise); the end of
+            # the hand (or the first update) may change every field
             self.state = state
+            if phase == OVER or self.pos < 0:
+                dirty = range(n)
+            elif type(dirty) is set:
+                keys = self.keys
+                bets = h._bet
+                betting = phase == BET
+                for j in range(n):
+                    if keys[j][1] != (bets[j] if betting else 0):  # type: ignore[index]
+                        dirty.add(j)
         if dirty:
             records = self.records
             keys = self.keys
@@ -240,6 +259,7 @@ class ViewCache:
             total = h._total
             hands = h._hands
             draws = self.draws
+            drawn = self.drawn
             bet = h._bet if phase == BET else None
             not_over = phase != OVER
             shown = dict(h._showdown) if h._showdown else None
@@ -270,7 +290,7 @@ class ViewCache:
                         "folded": not lv,
                         "all_in": key[4],
                         "cards": key[5],
-                        "draws": FrozenList(draws[j]),
+                        "draws": drawn[j],
                         "shown": FrozenList([CARD_TEXT[c] for c in hands[j]])
                         if key[7]
                         else None,
@@ -296,14 +316,12 @@ class ViewCache:
 
 
 def build_view(h: HandState, vc: ViewCache, seat: int) -> FrozenDict:
-    """The view of ``seat`` (``Hand.view``), with ``vc`` the hand's cache (up to date or
-    not: it takes in what the log gained since)."""
-    n = h._n
-    if type(seat) is not int or not 0 <= seat < n:
-        raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
-    if vc.pos != len(h._log):
+    """The view of ``seat`` (``Hand.view``, which checks the seat), with ``vc`` the
+    hand's cache (up to date or not: it takes in what the log gained since)."""
+    end = len(h._log)
+    if vc.pos != end:
         with vc.lock:
-            if vc.pos != len(h._log):
+            if vc.pos != end:
                 vc.update(h)
     v = vc.views[seat]
     if v is not None:
@@ -322,7 +340,7 @@ def build_view(h: HandState, vc: ViewCache, seat: int) -> FrozenDict:
         {
             "schema_version": VIEW_VERSION,
             "seat": seat,
-            "n_players": n,
+            "n_players": h._n,
             "button": h._button,
             "small_blind_seat": h._sb,
             "big_blind_seat": h._bb,
