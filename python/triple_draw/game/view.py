@@ -47,8 +47,7 @@ __all__ = ["FrozenDict", "FrozenList", "ViewCache", "build_view", "freeze"]
 
 def _read_only(self: object, *args: object, **kwargs: object) -> NoReturn:
     raise ArgumentTypeError(
-        f"a view is read-only ({type(self).__name__}); copy it with copy.deepcopy(...) "
-        "to change it"
+        f"a view is read-only ({type(self).__name__}); copy it with copy.deepcopy(...) to change it"
     )
 
 
@@ -291,9 +290,7 @@ class ViewCache:
                         "all_in": key[4],
                         "cards": key[5],
                         "draws": drawn[j],
-                        "shown": FrozenList([CARD_TEXT[c] for c in hands[j]])
-                        if key[7]
-                        else None,
+                        "shown": FrozenList([CARD_TEXT[c] for c in hands[j]]) if key[7] else None,
                     }
                 )
             if changed:
@@ -359,8 +356,6 @@ def build_view(h: HandState, vc: ViewCache, seat: int) -> FrozenDict:
     )
     vc.views[seat] = v
     return v
-
-
 
 
 def _hole(vc: ViewCache, seat: int, held: list[int]) -> FrozenList:
