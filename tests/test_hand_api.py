@@ -569,3 +569,37 @@ def test_the_bet_or_raise_rule_is_one_rule() -> None:
                     assert legal[1].amount == h.bets[s] + h.to_call
                 assert h.view(s)["legal_actions"] == [a.to_dict() for a in legal]
             h.apply(rnd.choice(h.legal_actions()))
+
+
+def test_apply_checks_an_action_listed_at_an_earlier_decision_again() -> None:
+    """apply() performs the actions legal_actions() just listed without checking them again
+    (docs/engine.md); an action listed at an earlier decision, of this hand or of another,
+    is checked field by field: a stale one raises IllegalActionError and changes nothing."""
+    h = Hand(R, [100] * 3, seed=2)
+    first = h.legal_actions()
+    raise_to_4 = first[2]
+    assert (raise_to_4.kind, raise_to_4.amount) == ("raise", 4)
+    h.apply(raise_to_4)  # listed at this decision: performed at once
+    before = h.to_dict()
+    for stale in (raise_to_4, first[1]):  # raise to 4 and call 2, now both wrong
+        with pytest.raises(IllegalActionError):
+            h.apply(stale)
+        assert h.to_dict() == before
+    h.legal_actions()  # listing again does not make an older action legal
+    with pytest.raises(IllegalActionError):
+        h.apply(raise_to_4)
+    assert h.to_dict() == before
+    other = Hand(R, [100] * 3, seed=3)
+    while not other.in_draw:
+        other.check_or_call()
+    h.fold()
+    h.check_or_call()
+    assert h.in_draw
+    mine = h.legal_actions()
+    theirs = other.legal_actions()[0b11]  # two of another hand's cards
+    before = h.to_dict()
+    with pytest.raises(IllegalActionError):
+        h.apply(theirs)
+    assert h.to_dict() == before
+    h.apply(mine[0b11], seat=h.actor)
+    assert h.to_dict() != before
