@@ -3,13 +3,17 @@ actions as values, views, persistence (to_dict/from_dict, copy, pickle), history
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 import random
+from typing import Any
 
 import pytest
 
 from triple_draw import ArgumentError, IllegalActionError, SchemaError, Table, TripleDrawError
+from triple_draw.errors import ArgumentTypeError
+from triple_draw.game.view import FrozenDict, FrozenList
 from triple_draw.game import Action, Bet, Call, Check, Discard, Fold, Hand, Raise, Rules
 from conftest import to_draw
 
@@ -314,7 +318,8 @@ def _reference_view(h: Hand, seat: int) -> dict:
 def _same(a: object, b: object) -> bool:
     """Equal with the same types throughout (``True`` is not ``1``, a tuple not a list)
     and the same key order."""
-    if type(a) is not type(b):
+    plain = {FrozenDict: dict, FrozenList: list}  # a view's read-only containers
+    if plain.get(type(a), type(a)) is not plain.get(type(b), type(b)):
         return False
     if isinstance(a, dict):
         return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)  # type: ignore[index]
@@ -323,17 +328,40 @@ def _same(a: object, b: object) -> bool:
     return a == b
 
 
-def _mutate(obj: object) -> None:
-    """Scribble over every container in a view."""
+def _mutations(obj: object) -> list[Any]:
+    """Every way to change every container of a view, as callables."""
+    out: list[Any] = []
     if isinstance(obj, dict):
         for k in list(obj):
-            _mutate(obj[k])
-            obj[k] = "junk"
-        obj["extra"] = 1
+            out += _mutations(obj[k])
+        out += [
+            lambda: obj.__setitem__("extra", 1),
+            lambda: obj.__delitem__(next(iter(obj))),
+            lambda: obj.update(extra=1),
+            lambda: obj.setdefault("extra", 1),
+            lambda: obj.pop(next(iter(obj))),
+            obj.popitem,
+            obj.clear,
+            lambda: obj.__ior__({"extra": 1}),
+        ]
     elif isinstance(obj, list):
         for x in obj:
-            _mutate(x)
-        obj.append("junk")
+            out += _mutations(x)
+        out += [
+            lambda: obj.append("junk"),
+            lambda: obj.extend(["junk"]),
+            lambda: obj.insert(0, "junk"),
+            lambda: obj.__setitem__(slice(None), []),
+            lambda: obj.__delitem__(slice(None)),
+            lambda: obj.__iadd__(["junk"]),
+            lambda: obj.__imul__(0),
+            obj.pop,
+            lambda: obj.remove("junk"),
+            obj.clear,
+            obj.sort,
+            obj.reverse,
+        ]
+    return out
 
 
 @pytest.mark.parametrize(
@@ -368,25 +396,35 @@ def test_incremental_view_equals_the_view_built_from_scratch(rules: Rules) -> No
                 h = Hand.from_dict(h.to_dict())
 
 
-def test_mutating_a_view_does_not_change_the_next_view() -> None:
+def test_views_are_read_only_and_copy_into_plain_containers() -> None:
+    """Views are shared and read-only (docs/engine.md, *Views*): every attempt to change any
+    of its containers raises ArgumentTypeError and changes nothing; copy.deepcopy gives
+    plain dicts and lists to change freely; views at the same point are the same object."""
     h = Hand(R, [100] * 3, seed=4)
-    while not h.is_over:  # to the showdown: every part of the view is filled in
-        a = h.actor
-        before = h.view(a)
-        expected = json.loads(json.dumps(before))
-        _mutate(before)
-        assert h.view(a) == expected
-        _mutate(h.view((a + 1) % 3))
-        assert h.view(a) == expected
+    while True:  # to the showdown: every part of the view is filled in
+        for s in range(3):
+            v = h.view(s)
+            assert h.view(s) is v
+            expected = json.loads(json.dumps(v))
+            assert v == expected and isinstance(v, dict)
+            for change in _mutations(v):
+                with pytest.raises(ArgumentTypeError, match="read-only"):
+                    change()
+            assert v == expected and json.loads(json.dumps(h.view(s))) == expected
+            mine = copy.deepcopy(v)
+            assert type(mine) is dict and type(mine["players"]) is list
+            assert type(mine["players"][0]) is dict and mine == expected
+            mine["players"][0]["stack"] = -1
+            mine["history"].append("junk")
+            assert h.view(s) == expected
+            assert pickle.loads(pickle.dumps(v)) == expected
+        if h.is_over:
+            break
         if h.in_draw:
-            h.discard(h.hole_ids(a)[:1])
+            h.discard(h.hole_ids(h.actor)[:1])
         else:
             h.check_or_call()
-    for s in range(3):
-        expected = json.loads(json.dumps(h.view(s)))
-        assert expected["result"] is not None and expected["players"][0]["shown"]
-        _mutate(h.view(s))
-        assert h.view(s) == expected
+    assert expected["result"] is not None and expected["players"][0]["shown"]
 
 
 def test_views_of_copies_and_restored_hands_are_independent() -> None:
@@ -541,3 +579,37 @@ def test_the_bet_or_raise_rule_is_one_rule() -> None:
                     assert legal[1].amount == h.bets[s] + h.to_call
                 assert h.view(s)["legal_actions"] == [a.to_dict() for a in legal]
             h.apply(rnd.choice(h.legal_actions()))
+
+
+def test_apply_checks_an_action_listed_at_an_earlier_decision_again() -> None:
+    """apply() performs the actions legal_actions() just listed without checking them again
+    (docs/engine.md); an action listed at an earlier decision, of this hand or of another,
+    is checked field by field: a stale one raises IllegalActionError and changes nothing."""
+    h = Hand(R, [100] * 3, seed=2)
+    first = h.legal_actions()
+    raise_to_4 = first[2]
+    assert (raise_to_4.kind, raise_to_4.amount) == ("raise", 4)
+    h.apply(raise_to_4)  # listed at this decision: performed at once
+    before = h.to_dict()
+    for stale in (raise_to_4, first[1]):  # raise to 4 and call 2, now both wrong
+        with pytest.raises(IllegalActionError):
+            h.apply(stale)
+        assert h.to_dict() == before
+    h.legal_actions()  # listing again does not make an older action legal
+    with pytest.raises(IllegalActionError):
+        h.apply(raise_to_4)
+    assert h.to_dict() == before
+    other = Hand(R, [100] * 3, seed=3)
+    while not other.in_draw:
+        other.check_or_call()
+    h.fold()
+    h.check_or_call()
+    assert h.in_draw
+    mine = h.legal_actions()
+    theirs = other.legal_actions()[0b11]  # two of another hand's cards
+    before = h.to_dict()
+    with pytest.raises(IllegalActionError):
+        h.apply(theirs)
+    assert h.to_dict() == before
+    h.apply(mine[0b11], seat=h.actor)
+    assert h.to_dict() != before

@@ -194,10 +194,11 @@ class DiscardChoices(Sequence[Action]):
     (32, Action('discard', cards=()), Action('discard', cards=(0, 12)))
     """
 
-    __slots__ = ("_held",)
+    __slots__ = ("_held", "_pick")
 
     def __init__(self, held: Iterable[int]) -> None:
-        self._held = tuple(sorted(held))
+        self._held: list[int] = sorted(held)  # never changed
+        self._pick = _PICK[len(self._held)]
 
     def __len__(self) -> int:
         return 1 << len(self._held)
@@ -211,18 +212,16 @@ class DiscardChoices(Sequence[Action]):
             if isinstance(i, slice):
                 return [self[k] for k in range(*i.indices(len(self)))]
             i = operator.index(i)
-        held = self._held
         try:
-            pick = _PICK[len(held)][i]
+            cards = self._pick[i](self._held)
         except IndexError:
             raise IndexError("discard choice index out of range") from None
-        cards = pick(held)
         a = _DISCARDS.get(cards)
         return discard_action(cards) if a is None else a
 
     def __iter__(self) -> Iterator[Action]:
         held = self._held
-        for pick in _PICK[len(held)]:
+        for pick in self._pick:
             yield discard_action(pick(held))
 
     def __contains__(self, x: object) -> bool:
@@ -248,7 +247,7 @@ class DiscardChoices(Sequence[Action]):
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._held)
+        return hash(tuple(self._held))
 
     def __repr__(self) -> str:
         return f"DiscardChoices({list(self._held)!r})"

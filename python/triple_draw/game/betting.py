@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from triple_draw.game.actions import Action, DiscardChoices, make_action
+from triple_draw.game.actions import _PICK, Action, DiscardChoices, make_action
 from triple_draw.game.events import BEGIN_ROUND, CALL, CHECK, FOLD, RAISE
 from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.drawing import start_draw
@@ -69,9 +69,11 @@ def raise_target(st: HandState, s: int) -> int:
     return target if target < cap else cap
 
 
-#: the betting actions of each situation seen, by (call_to, raise_to, opening): shared,
-#: immutable (bounded: the situations of the stakes in play)
-_BETTING_ACTIONS: dict[tuple[int, int, bool], tuple[Action, ...]] = {}
+#: the betting actions of each situation seen, shared and immutable:
+#: ``_BETTING_ACTIONS[call_to][raise_to]`` (0: no raise), with ``call_to`` -1 when
+#: nobody has bet this round (check or bet) and 0 when he may check a bet he matched
+#: (check or raise). Bounded: the situations of the stakes in play.
+_BETTING_ACTIONS: dict[int, dict[int, tuple[Action, ...]]] = {}
 _new_choices = object.__new__
 
 
@@ -94,7 +96,10 @@ def legal_actions(st: HandState) -> Sequence[Action]:
         if st._phase == OVER:
             return []
         d = _new_choices(DiscardChoices)
-        d._held = tuple(sorted(st._hands[st._actor]))  # type: ignore[index]
+        d._held = held = sorted(st._hands[st._actor])  # type: ignore[index]
+        d._pick = _PICK[len(held)]
+        st._legal = d
+        st._legal_at = st._log[-1]
         return d
     s: int = st._actor  # type: ignore[assignment]
     mine = st._bet[s]
@@ -113,8 +118,8 @@ def legal_actions(st: HandState) -> Sequence[Action]:
         raise_to = target if target < cap else cap
     else:
         raise_to = 0
-    key = (call_to, raise_to, level == 0)
-    acts = _BETTING_ACTIONS.get(key)
+    by_raise = _BETTING_ACTIONS.get(call_to if level else -1)
+    acts = None if by_raise is None else by_raise.get(raise_to)
     if acts is None:
         acts = (
             make_action(FOLD),
@@ -122,8 +127,12 @@ def legal_actions(st: HandState) -> Sequence[Action]:
         )
         if raise_to:
             acts += (make_action(BET_KIND if level == 0 else RAISE, raise_to),)
-        if len(_BETTING_ACTIONS) < 4096:
-            _BETTING_ACTIONS[key] = acts
+        if by_raise is None:
+            by_raise = _BETTING_ACTIONS.setdefault(call_to if level else -1, {})
+        if len(by_raise) < 4096:
+            by_raise[raise_to] = acts
+    st._legal = acts
+    st._legal_at = st._log[-1]
     return acts
 
 

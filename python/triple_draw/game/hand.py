@@ -116,7 +116,7 @@ class Hand(HandState):
     # The fields are HandState's (declared once there); the view cache is the only other
     # slot. It is left unset until the first view(): copy() and from_dict() set exactly
     # HandState's fields, so a copy or a restored hand never shares a cache.
-    __slots__ = (*FIELDS, "_view_cache")
+    __slots__ = (*FIELDS, "_view_cache", "_legal", "_legal_at")
     _view_cache: ViewCache
 
     def __init__(
@@ -531,8 +531,11 @@ class Hand(HandState):
         """Everything ``seat`` is allowed to know, as plain JSON-ready data (see
         ``view.py`` and the view schema).
 
-        Each call returns new containers: changing a returned view does not affect the
-        hand or any later view."""
+        The view is read-only (a :class:`~triple_draw.game.view.FrozenDict` of frozen
+        lists and dicts, which raise :class:`~triple_draw.errors.ArgumentTypeError` on
+        any change) and shared: calls at the same point of the hand return the same
+        object, and unchanged parts are shared with earlier views. To change one, copy
+        it: ``copy.deepcopy(view)`` gives plain dicts and lists."""
         log = self._log
         try:
             vc = self._view_cache
@@ -594,7 +597,31 @@ class Hand(HandState):
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for the actor (``seat``, if given, must be the actor).
 
-        Raises :class:`IllegalActionError` saying what was wrong; the hand is unchanged."""
+        Raises :class:`IllegalActionError` saying what was wrong; the hand is unchanged.
+
+        An action that :meth:`legal_actions` listed at this very decision is recognised
+        by identity (the same shared object, from the tuple or discard choices it returned
+        last, while nothing has happened since) and performed without checking its
+        fields again; any other action is checked field by field."""
+        try:
+            fresh = self._legal_at is self._log[-1]
+        except AttributeError:  # legal_actions() not called on this object yet
+            fresh = False
+        if fresh and (seat is None or seat == self._actor):
+            legal = self._legal
+            if type(legal) is tuple:
+                if action is legal[1]:
+                    self.check_or_call()
+                    return
+                if action is legal[0]:
+                    self.fold()
+                    return
+                if len(legal) > 2 and action is legal[2]:
+                    self.bet_or_raise()
+                    return
+            elif type(action) is Action and action.kind == DISCARD:
+                self.discard(action.cards)
+                return
         if type(action) is not Action:
             raise IllegalActionError(f"not an Action: {action!r}")
         if seat is not None and seat != self._actor:

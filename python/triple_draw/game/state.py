@@ -30,6 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from triple_draw.game.actions import Action
     from triple_draw.game.core import Core
     from triple_draw.game.events import LogEntry
     from triple_draw.game.result import HandResult
@@ -152,6 +155,16 @@ class HandState:
     _showdown: list[tuple[int, bool]] | None
     #: the :class:`HandResult`, built on first request
     _result: HandResult | None
+
+    # Not fields: what ``legal_actions`` last listed and at which decision (the last log
+    # entry then: every change of the state appends a new tuple to the log, so the last
+    # entry is the same object exactly while the state is the same), so that ``apply``
+    # recognises those very objects without checking them again. The concrete class
+    # adds the slots; a copy or a restored hand starts without them (like the view
+    # cache).
+    if TYPE_CHECKING:
+        _legal: Sequence[Action]
+        _legal_at: LogEntry
 
     def copy_state_into(self, new: HandState) -> None:
         """Copy every field into ``new`` (lists one level deep, the deck copied)."""

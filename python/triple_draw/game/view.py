@@ -1,4 +1,4 @@
-"""What one seat may see (``Hand.view``): a JSON-ready dict.
+"""What one seat may see (``Hand.view``): a read-only, JSON-ready dict.
 
 A view holds the seat's own current cards (none once he has folded), his own discards
 and the cards he received at each draw (``own_draws``, and the ``cards`` of his own
@@ -6,21 +6,35 @@ and the cards he received at each draw (``own_draws``, and the ``cards`` of his 
 hands shown at showdown. It never holds another seat's unshown cards or discards, burned
 cards, mucked hands, or the stub.
 
-Speed: the public part of the history is the same for every seat, and the engine only
-ever appends to its log. So the first ``view()`` of a hand creates a :class:`_ViewCache`
-holding the public history as already-built JSON-ready entries and every seat's draw
-counts, and each later ``view()`` only converts the log entries appended since. The
-engine itself never touches the cache: a hand nobody views pays nothing for it. Every
-call returns fresh containers (shallow copies of the cached entries), so a caller that
-mutates a view cannot change the next one.
+Views are read-only and shared: a view is a :class:`FrozenDict` (a ``dict`` whose
+mutating methods raise) holding :class:`FrozenList` lists (``list`` likewise) and other
+frozen dicts, all the way down. ``json.dumps`` serialises them, ``isinstance(v, dict)``
+and ``v["players"] == [...]`` hold as for plain containers. A caller that needs to change
+one copies it: ``copy.deepcopy(view)`` (which gives plain dicts and lists), or
+``json.loads(json.dumps(view))``.
+
+Speed: the engine only ever appends to its log, and every change of the state appends to
+it. So the first ``view()`` of a hand creates a :class:`ViewCache` that follows the log:
+
+- the public history, as frozen entries converted once each, and the history list shared
+  by every view taken at the same point of the hand;
+- every seat's player record, rebuilt only when a log entry since the last update names
+  that seat, or when the phase or street changed (a new round resets the bets);
+- each seat's view, kept until the log grows: a second ``view(seat)`` at the same point
+  returns the same object.
+
+The engine itself never touches the cache: a hand nobody views pays nothing for it.
 """
 
 from __future__ import annotations
 
+import copy as _copy
 from threading import Lock
-from typing import Any
+from typing import Any, NoReturn
 
+from triple_draw.errors import ArgumentTypeError
 from triple_draw.game import events as ev
+from triple_draw.game.actions import Action
 from triple_draw.game.betting import legal_actions
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.events import LogEntry
@@ -29,176 +43,370 @@ from triple_draw.game.showdown import hand_result
 from triple_draw.game.state import HandState
 from triple_draw.schema import VIEW_VERSION
 
-__all__ = ["ViewCache", "build_view"]
+__all__ = ["FrozenDict", "FrozenList", "ViewCache", "build_view", "freeze"]
 
+
+def _read_only(self: object, *args: object, **kwargs: object) -> NoReturn:
+    raise ArgumentTypeError(
+        f"a view is read-only ({type(self).__name__}); copy it with copy.deepcopy(...) to change it"
+    )
+
+
+class FrozenDict(dict[str, Any]):
+    """A ``dict`` that cannot be changed (the containers of a view). ``copy()``,
+    ``dict(d)`` and ``copy.copy`` give a plain dict; ``copy.deepcopy`` plain containers
+    all the way down."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return {k: _copy.deepcopy(v, memo) for k, v in self.items()}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+
+class FrozenList(list[Any]):
+    """A ``list`` that cannot be changed (the lists of a view). ``copy()``, ``list(x)``
+    and ``copy.copy`` give a plain list; ``copy.deepcopy`` plain containers all the way
+    down."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
+    append = extend = insert = pop = remove = clear = sort = reverse = _read_only
+
+    def __copy__(self) -> list[Any]:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+        return [_copy.deepcopy(v, memo) for v in self]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenList, (list(self),))
+
+
+def freeze(x: Any) -> Any:
+    """``x`` (JSON-ready data) with every dict and list (and tuple) made frozen."""
+    if isinstance(x, dict):
+        return FrozenDict({k: freeze(v) for k, v in x.items()})
+    if isinstance(x, (list, tuple)):
+        return FrozenList(map(freeze, x))
+    return x
+
+
+# entries about nobody in particular that change no player's record by themselves
+_PHASE_MARKS = frozenset((ev.BEGIN_ROUND, ev.BEGIN_DRAW))
 # events whose cards are private: the view keeps only how many there were
 _COUNT_ONLY = frozenset((ev.DEAL, ev.DISCARD, ev.DRAW, ev.BURN))
 # of these, the seat's own are shown to him
 _OWN = frozenset((ev.DISCARD, ev.DRAW))
 _STAKES = ("small_blind", "big_blind", "small_bet", "big_bet", "ante")
-_DISCARD_PHASE = {"kind": "discard", "max_cards": 5}
-_copy = dict.copy
+_NO_ACTIONS = FrozenList()
+_DISCARD_ACTIONS = FrozenList((FrozenDict({"kind": "discard", "max_cards": 5}),))
+#: the history entries of the log entries without cards, shared (bounded)
+_ENTRIES: dict[LogEntry, FrozenDict] = {}
+
+
+def _entry_dict(kind: str, who: int | None, amount: int | None) -> dict[str, Any]:
+    e: dict[str, Any] = {"kind": kind}
+    if who is not None:
+        e["seat"] = who
+    return e
+
+
+def _entry(kind: str, who: int | None, amount: int | None) -> FrozenDict:
+    e = _entry_dict(kind, who, amount)
+    if amount is not None:
+        e["amount"] = amount
+    return FrozenDict(e)
+
+
+#: the betting actions of a shared tuple of legal actions, as view entries, by the
+#: tuple's id (the tuple is kept with them, so the id is never reused)
+_ACTION_DICTS: dict[int, tuple[tuple[Action, ...], FrozenList]] = {}
+
+
+def _action_dicts(acts: tuple[Action, ...]) -> FrozenList:
+    got = _ACTION_DICTS.get(id(acts))
+    if got is not None and got[0] is acts:
+        return got[1]
+    dicts = FrozenList(freeze(a.to_dict()) for a in acts)
+    if len(_ACTION_DICTS) < 4096:
+        _ACTION_DICTS[id(acts)] = (acts, dicts)
+    return dicts
 
 
 class ViewCache:
-    """The public history of one hand as JSON-ready entries, built incrementally.
+    """What the views of one hand share, built incrementally from its log.
 
-    ``log`` is the hand's log list this cache was built from and ``pos`` how many of its
-    entries have been converted: if the hand's ``_log`` is another list, or shorter than
-    ``pos`` (or its ``rules`` another object), the cache is stale and rebuilt from
-    scratch."""
+    ``log`` is the hand's log list this cache follows and ``pos`` how many of its entries
+    it has taken in: if the hand's ``_log`` is another list, or shorter than ``pos`` (or
+    its ``rules`` another object), the cache is stale and rebuilt from scratch."""
 
     __slots__ = (
+        "drawn",
         "draws",
+        "entries",
         "history",
+        "hole",
+        "keys",
         "lock",
         "log",
-        "nested",
         "own",
+        "own_draws",
+        "own_entries",
+        "own_raw",
+        "players",
         "pos",
+        "records",
+        "result",
         "rules",
-        "seats",
         "stakes",
+        "state",
+        "views",
     )
 
     def __init__(self, h: HandState) -> None:
         n = h._n
         self.log: list[LogEntry] = h._log
-        self.pos = 0
-        #: the public history entries (never handed out: views get copies)
-        self.history: list[dict[str, Any]] = []
-        #: indices of ``history`` entries holding a list (shown cards): copied one level
-        #: deeper
-        self.nested: list[int] = []
-        #: draws[seat]: cards drawn at each draw so far
+        self.pos = -1  # nothing taken in yet (not even the empty log)
+        #: the public history entries, frozen
+        self.entries: list[FrozenDict] = []
+        #: the history as handed out (shared by the views of the current point)
+        self.history = _NO_ACTIONS
+        #: draws[seat]: cards drawn at each draw so far, and as the view's list
         self.draws: list[list[int]] = [[] for _ in range(n)]
-        #: own[seat]: indices of the seat's own discard and draw entries (shown to him)
+        self.drawn: list[FrozenList] = [_NO_ACTIONS] * n
+        #: each seat's player record, and the list of them handed out
+        self.records: list[FrozenDict] = [FrozenDict()] * n
+        #: the values each record was built from (rebuilt only when they change)
+        self.keys: list[tuple[Any, ...] | None] = [None] * n
+        self.players = _NO_ACTIONS
+        #: (phase, street) when the records were built
+        self.state: tuple[int, int] = (-1, -1)
+        #: views[seat]: the seat's view at ``pos``, or None
+        self.views: list[FrozenDict | None] = [None] * n
+        self.result: FrozenDict | None = None
+        #: hole[seat]: (the cards, as a tuple of ids, and as the view's list)
+        self.hole: list[tuple[tuple[int, ...], FrozenList]] = [((), _NO_ACTIONS)] * n
+        #: own[seat]: indices of the seat's own discard and draw entries, and those entries
+        #: with their cards (shown to him only); own_draws[seat]: his ``own_draws`` list
         self.own: list[list[int]] = [[] for _ in range(n)]
-        self.seats = range(n)
+        self.own_entries: list[dict[int, FrozenDict]] = [{} for _ in range(n)]
+        self.own_raw: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        self.own_draws: list[FrozenList] = [_NO_ACTIONS] * n
         self.rules = rules = h.rules
-        self.stakes = {k: getattr(rules, k) for k in _STAKES}
-        #: held while converting, so that views read from several threads at once never
-        #: convert an entry twice (``pos`` moves only once the entries are in)
+        self.stakes = FrozenDict({k: getattr(rules, k) for k in _STAKES})
+        #: held while updating, so that views read from several threads at once never
+        #: take in an entry twice (``pos`` moves only once everything is in)
         self.lock = Lock()
 
-    def update(self) -> None:
-        """Convert the log entries appended since the last call."""
+    def update(self, h: HandState) -> None:
+        """Take in the log entries appended since the last call: the history, and the
+        player records of the seats they name and of the seats whose shown bet changed
+        with the phase (all of them at the end of the hand, or if an entry other than
+        the start of a round or draw names nobody); a record is rebuilt only if one of
+        its values changed."""
         log = self.log
         end = len(log)
-        history = self.history
-        append = history.append
-        for i in range(self.pos, end):
-            kind, who, amount, cards = log[i]
-            e: dict[str, Any] = {"kind": kind}
+        entries = self.entries
+        append = entries.append
+        n = h._n
+        dirty: set[int] | range = set()
+        start = self.pos if self.pos > 0 else 0
+        for i in range(start, end):
+            entry = log[i]
+            kind, who, amount, cards = entry
             if who is not None:
-                e["seat"] = who
+                if type(dirty) is set:
+                    dirty.add(who)
+            elif kind not in _PHASE_MARKS:  # an entry about nobody in particular
+                dirty = range(n)
+            if cards is None:  # no cards: the same entry for every hand (shared)
+                fe = _ENTRIES.get(entry)
+                if fe is None:
+                    fe = _entry(kind, who, amount)
+                    if len(_ENTRIES) < 1 << 14:
+                        _ENTRIES[entry] = fe
+                append(fe)
+                continue
+            e = _entry_dict(kind, who, amount)
             if amount is not None:
                 e["amount"] = amount
             if cards is not None:
                 if kind in _COUNT_ONLY:
                     e["count"] = len(cards)
+                    if kind == ev.DISCARD and who is not None:
+                        self.draws[who].append(len(cards))
+                        self.drawn[who] = FrozenList(self.draws[who])
                     if kind in _OWN and who is not None:
-                        self.own[who].append(i)
-                        if kind == ev.DISCARD:
-                            self.draws[who].append(len(cards))
+                        self._take_own(i, kind, who, e, cards)
                 else:  # "show": public
-                    e["cards"] = [CARD_TEXT[c] for c in cards]
-                    self.nested.append(len(history))
-            append(e)
+                    e["cards"] = FrozenList([CARD_TEXT[c] for c in cards])
+            append(FrozenDict(e))
+        phase = h._phase
+        state = (phase, h._street)
+        if state != self.state:
+            # a new round or draw changes the records only through the bets shown (a
+            # record shows the round's bets while betting, none otherwise); the end of
+            # the hand (or the first update) may change every field
+            self.state = state
+            if phase == OVER or self.pos < 0:
+                dirty = range(n)
+            elif type(dirty) is set:
+                keys = self.keys
+                bets = h._bet
+                betting = phase == BET
+                for j in range(n):
+                    if keys[j][1] != (bets[j] if betting else 0):  # type: ignore[index]
+                        dirty.add(j)
+        if dirty:
+            records = self.records
+            keys = self.keys
+            live = h._live
+            stacks = h._stacks
+            total = h._total
+            hands = h._hands
+            draws = self.draws
+            drawn = self.drawn
+            bet = h._bet if phase == BET else None
+            not_over = phase != OVER
+            shown = dict(h._showdown) if h._showdown else None
+            changed = False
+            for j in dirty:
+                lv = live[j]
+                x = stacks[j]
+                key = (
+                    x,
+                    0 if bet is None else bet[j],
+                    total[j],
+                    lv,
+                    lv and x == 0 and not_over,
+                    len(hands[j]) if lv else 0,
+                    len(draws[j]),
+                    shown is not None and shown.get(j, False),
+                )
+                if key == keys[j]:
+                    continue
+                keys[j] = key
+                changed = True
+                records[j] = FrozenDict(
+                    {
+                        "seat": j,
+                        "stack": x,
+                        "bet": key[1],
+                        "committed": key[2],
+                        "folded": not lv,
+                        "all_in": key[4],
+                        "cards": key[5],
+                        "draws": drawn[j],
+                        "shown": FrozenList([CARD_TEXT[c] for c in hands[j]]) if key[7] else None,
+                    }
+                )
+            if changed:
+                self.players = FrozenList(records)
+        if end != self.pos:
+            self.history = FrozenList(entries)
+            self.views = [None] * n
+            if phase == OVER and self.result is None:
+                res = hand_result(h)
+                assert res is not None  # the hand is over
+                self.result = freeze(
+                    {
+                        "pots": [p.to_dict() for p in res.pots],
+                        "showdown": [e.to_dict() for e in res.showdown],
+                        "returned": None if res.returned is None else list(res.returned),
+                        "net": list(res.net),
+                    }
+                )
         self.pos = end
 
-
-def build_view(h: HandState, vc: ViewCache, seat: int) -> dict[str, Any]:
-    """The view of ``seat`` (``Hand.view``), with ``vc`` the hand's cache (up to date or
-    not: it converts what the log gained since)."""
-    n = h._n
-    if type(seat) is not int or not 0 <= seat < n:
-        raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")
-    log = h._log
-    if vc.pos != len(log):
-        with vc.lock:
-            vc.update()
-    history = list(map(_copy, vc.history))
-    for i in vc.nested:
-        e = history[i]
-        e["cards"] = e["cards"][:]
-    # the seat's own discards and the cards he received: his own information
-    own_draws: list[dict[str, Any]] = []
-    for i in vc.own[seat]:
-        kind, _, _, cards = log[i]
-        assert cards is not None
-        history[i]["cards"] = [CARD_TEXT[c] for c in cards]
+    def _take_own(
+        self, i: int, kind: str, who: int, e: dict[str, Any], cards: tuple[int, ...]
+    ) -> None:
+        """Log entry ``i``, a discard or draw of seat ``who``: its cards are his own
+        information - his version of the history entry and his ``own_draws``."""
+        text = [CARD_TEXT[c] for c in cards]
+        self.own[who].append(i)
+        self.own_entries[who][i] = freeze({**e, "cards": text})
+        raw = self.own_raw[who]
         if kind == ev.DISCARD:
-            own_draws.append(
-                {"discarded": [CARD_TEXT[c] for c in cards], "received": [] if not cards else None}
-            )
-        else:
-            own_draws[-1]["received"] = [CARD_TEXT[c] for c in cards]
+            raw.append({"discarded": text, "received": [] if not cards else None})
+        elif raw:
+            raw[-1]["received"] = text
+        self.own_draws[who] = freeze(raw)
+
+
+def build_view(h: HandState, vc: ViewCache, seat: int) -> FrozenDict:
+    """The view of ``seat`` (``Hand.view``, which checks the seat), with ``vc`` the
+    hand's cache (up to date or not: it takes in what the log gained since)."""
+    end = len(h._log)
+    if vc.pos != end:
+        with vc.lock:
+            if vc.pos != end:
+                vc.update(h)
+    v = vc.views[seat]
+    if v is not None:
+        return v
     phase = h._phase
-    live = h._live
-    stacks = h._stacks
-    total = h._total
-    hands = h._hands
-    draws = vc.draws
     betting = phase == BET
-    bet = h._bet if betting else [0] * n
-    not_over = phase != OVER
-    shown: dict[int, list[str]] = {}
-    for j, is_shown in h._showdown or ():
-        if is_shown:
-            shown[j] = [CARD_TEXT[c] for c in hands[j]]
-    players = [
-        {
-            "seat": j,
-            "stack": stacks[j],
-            "bet": bet[j],
-            "committed": total[j],
-            "folded": not live[j],
-            "all_in": live[j] and stacks[j] == 0 and not_over,
-            "cards": len(hands[j]) if live[j] else 0,
-            "draws": draws[j][:],
-            "shown": shown.get(j),
-        }
-        for j in range(n)
-    ]
     actor = h._actor
     if actor != seat:
-        legal: list[dict[str, Any]] = []
+        legal = _NO_ACTIONS
     elif betting:
-        legal = _betting_actions(h, seat)
+        legal = _action_dicts(legal_actions(h))  # type: ignore[arg-type]
     else:
-        legal = [_DISCARD_PHASE.copy()]
-    d: dict[str, Any] = {
-        "schema_version": VIEW_VERSION,
-        "seat": seat,
-        "n_players": n,
-        "button": h._button,
-        "small_blind_seat": h._sb,
-        "big_blind_seat": h._bb,
-        "stakes": vc.stakes.copy(),
-        "phase": PHASES[phase],
-        "street": h._street,
-        "actor": actor,
-        "pot": sum(total),
-        "bet_level": h._level if betting else 0,
-        "hole_cards": [CARD_TEXT[c] for c in hands[seat]] if live[seat] else [],
-        "own_draws": own_draws,
-        "players": players,
-        "history": history,
-        "legal_actions": legal,
-        "result": None,
-    }
-    res = hand_result(h)
-    if res is not None:
-        d["result"] = {
-            "pots": [p.to_dict() for p in res.pots],
-            "showdown": [e.to_dict() for e in res.showdown],
-            "returned": None if res.returned is None else list(res.returned),
-            "net": list(res.net),
+        legal = _DISCARD_ACTIONS
+    live = h._live
+    v = FrozenDict(
+        {
+            "schema_version": VIEW_VERSION,
+            "seat": seat,
+            "n_players": h._n,
+            "button": h._button,
+            "small_blind_seat": h._sb,
+            "big_blind_seat": h._bb,
+            "stakes": vc.stakes,
+            "phase": PHASES[phase],
+            "street": h._street,
+            "actor": actor,
+            "pot": sum(h._total),
+            "bet_level": h._level if betting else 0,
+            "hole_cards": _hole(vc, seat, h._hands[seat]) if live[seat] else _NO_ACTIONS,
+            "own_draws": vc.own_draws[seat],
+            "players": vc.players,
+            "history": _history(vc, seat),
+            "legal_actions": legal,
+            "result": vc.result,
         }
-    return d
+    )
+    vc.views[seat] = v
+    return v
 
 
-def _betting_actions(h: HandState, s: int) -> list[dict[str, Any]]:
-    """The actor's legal betting actions as dicts (:func:`legal_actions`)."""
-    return [a.to_dict() for a in legal_actions(h)]
+def _history(vc: ViewCache, seat: int) -> FrozenList:
+    """The history as ``seat`` sees it: the shared public one, with his own discards and
+    draws showing their cards."""
+    own = vc.own[seat]
+    if not own:
+        return vc.history
+    mine = vc.own_entries[seat]
+    entries = list(vc.history)
+    for i in own:
+        entries[i] = mine[i]
+    return FrozenList(entries)
+
+
+def _hole(vc: ViewCache, seat: int, held: list[int]) -> FrozenList:
+    """The seat's cards as the view's list, rebuilt only when they changed."""
+    ids, text = vc.hole[seat]
+    t = tuple(held)
+    if t != ids:
+        text = FrozenList([CARD_TEXT[c] for c in t])
+        vc.hole[seat] = (t, text)
+    return text
