@@ -79,9 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         engine = "atheris" if importlib.util.find_spec("atheris") else "random"
     work = args.workdir or Path(tempfile.mkdtemp(prefix="triple-draw-fuzz-"))
     work.mkdir(parents=True, exist_ok=True)
+    # the targets import triple_draw as this interpreter does (installed, or from the
+    # caller's PYTHONPATH), never from the checkout's sources behind its back
     env = dict(os.environ)
-    here_pkg = HERE.parent.parent / "python"
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(here_pkg), env.get("PYTHONPATH")) if p)
     failed = []
     for target in args.targets or TARGETS:
         if target == "server" and not all(
