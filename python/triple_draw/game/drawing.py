@@ -97,7 +97,17 @@ def serve(st: HandState, s: int, ids: tuple[int, ...], burn: bool = False) -> No
     ``burn``), then put his discards into the pool."""
     k = len(ids)
     if burn:
-        commit(st, plan(st, [(s, ids, None)], burn=True))
+        if _top_covers(st, k + 1):  # the burn and his cards from the top of the stub
+            new = st._deck.deal_ids(k + 1)
+            st._stub_n -= k + 1
+            st._out.append(new[0])
+            st._log.append((BURN, None, st._street, (new[0],)))
+            if k:
+                st._hands[s].extend(new[1:])
+                st._log.append((DRAW_KIND, s, None, tuple(new[1:])))
+                st._out.extend(ids)
+        else:
+            commit(st, plan(st, [(s, ids, None)], burn=True))
     elif k:
         # from the top of the stub unless a replay withholds cards or, under
         # "pokerstars", the stub may hold his discards (after a reshuffle)
@@ -116,18 +126,25 @@ def serve_all(st: HandState) -> None:
     covers them all)."""
     declared = st._declared
     need = st._need
-    if st._rc.burn or st._rc.pool_all_discards:
+    burn = st._rc.burn
+    if (burn or st._rc.pool_all_discards) and not _top_covers(st, need + burn):
         # one deal for the whole draw: the burn comes first, and the "pokerkit" pool
         # holds the discards of the players not served yet
         commit(st, plan(st, _pending(st), burn=st._rc.burn))
-    elif need <= st._stub_n and st._withheld is None and not (st._reshuffled and st._rc.pokerstars):
-        if need:
-            ids = st._deck.deal_ids(need)
-            st._stub_n -= need
+    elif _top_covers(st, need + burn):
+        # no reshuffle: the burn card (if the rules burn) and every draw from the top of
+        # the stub, in the order the one deal would give them
+        if need or burn:
+            ids = st._deck.deal_ids(need + burn)
+            st._stub_n -= need + burn
             hands = st._hands
             log = st._log
             out = st._out
             p = 0
+            if burn:
+                out.append(ids[0])
+                log.append((BURN, None, st._street, (ids[0],)))
+                p = 1
             for j, t in declared:
                 if t:
                     k = p + len(t)
@@ -142,6 +159,13 @@ def serve_all(st: HandState) -> None:
     st._declared = []
     st._reserved = None
     st._need = 0
+
+
+def _top_covers(st: HandState, k: int) -> bool:
+    """Whether the next ``k`` cards of the draw come from the top of the stub: it holds
+    them, no replay withholds cards, and under "pokerstars" no reshuffle has put a
+    player's own discards into it."""
+    return k <= st._stub_n and st._withheld is None and not (st._reshuffled and st._rc.pokerstars)
 
 
 # -- the one deal from the stub -------------------------------------------------------------
