@@ -215,3 +215,17 @@ def test_simulate_applies_the_heuristic_codes_as_decide_would(rules: Rules, mode
         s.to_dict() | {"bot": ""} for s in slow.seats
     ]
     assert fast.showdowns == slow.showdowns and fast.pot_total == slow.pot_total
+
+
+def test_heuristic_decides_in_a_hand_without_a_small_blind() -> None:
+    # a table under the dead-button rule deals hands with no small blind (the seat left of
+    # the button posts the big blind): both cores decide, and decide alike
+    for seed in range(40):
+        h = Hand(Rules(), [60, 80, 100, 120], button=seed % 4, seed=seed, no_small_blind=True)
+        bots = [HeuristicBot(seed=seed, core="compiled"), HeuristicBot(seed=seed, core="reference")]
+        while h.actor is not None:
+            obs = Observation.from_view(h.view(h.actor))
+            assert obs.small_blind_seat is None
+            compiled, reference_ = (b.decide(obs) for b in bots)
+            assert compiled == reference_
+            h.apply(compiled)

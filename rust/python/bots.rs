@@ -208,7 +208,13 @@ fn bots_heuristic<'py>(
     let to_call: i64 = item(OBS_TO_CALL)?.extract()?;
     let can_raise = !item(OBS_RAISE_TO)?.is_none();
     let bb = seat_of(item(OBS_BB)?.extract()?, n, "big blind seat")?;
-    let sb = seat_of(item(OBS_SB)?.extract()?, n, "small blind seat")?;
+    // a table's hand under the dead-button rule may have no small blind
+    let sb_item = item(OBS_SB)?;
+    let sb = if sb_item.is_none() {
+        None
+    } else {
+        Some(seat_of(sb_item.extract()?, n, "small blind seat")?)
+    };
     // the position, read only where the heuristic looks at it: live players who are not
     // all-in acting after me up to the big blind (first round), and whether I am the last
     // live player counting back from the button (later rounds)
@@ -246,7 +252,7 @@ fn bots_heuristic<'py>(
         round_bets: item(OBS_ROUND_BETS)?.extract()?,
         voluntary: item(OBS_VOLUNTARY)?.extract()?,
         seats_behind,
-        blind: me == bb || me == sb,
+        blind: me == bb || sb == Some(me),
         last_to_act,
     };
     let code = match h.bet(&s, &b, r) {

@@ -232,7 +232,8 @@ def bots_heuristic(params: Any, obs: Any, r: float) -> tuple[int, tuple[int, ...
     to_call = obs[13]
     can_raise = obs[14] is not None
     bb = _seat(obs[7], n, "big blind seat")
-    sb = _seat(obs[6], n, "small blind seat")
+    # a table's hand under the dead-button rule may have no small blind
+    sb = None if obs[6] is None else _seat(obs[6], n, "small blind seat")
     seats_behind = 0
     last_to_act = False
     if can_raise and street == 0:
