@@ -22,17 +22,21 @@ hands. These are measurements, never pass/fail tests of speed.
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from triple_draw.bots import HeuristicBot, RandomBot
-from triple_draw.game import Hand, Rules
+from triple_draw.game import Rules
 from triple_draw.simulation import simulate
+
+# the yardstick's policy and game loop are bench_game's own (same directory)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_game import play_hands
 
 HANDS = 4_000
 CHUNK = 500
@@ -48,26 +52,8 @@ def _enabled(benchmark: Any) -> bool:
 def fast_path_rate(n_hands: int = 2000) -> float:
     """Hands/s of the engine's fast path under bench_game.py's random policy (6-max), the
     yardstick every figure here is compared with."""
-    rules = Rules()
-    rnd = random.Random(0).random
     t = time.perf_counter()
-    for i in range(n_hands):
-        h = Hand(rules, [200] * 6, i % 6, i)
-        while True:
-            s = h.actor
-            if s is None:
-                break
-            if h.in_draw:
-                h.discard([c for c in h.hole_ids(s) if rnd() < 0.4])
-            else:
-                facing = h.facing_bet
-                x = int(rnd() * (1 + facing + h.can_bet_or_raise()))
-                if x == 0:
-                    h.check_or_call()
-                elif facing and x == 1:
-                    h.fold()
-                else:
-                    h.bet_or_raise()
+    play_hands(Rules(), n_hands)
     return n_hands / (time.perf_counter() - t)
 
 
