@@ -13,6 +13,7 @@ in input order, so their output never depends on how the work was spread.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import multiprocessing as mp
 import itertools
 import os
 from collections.abc import Callable, Iterable
@@ -122,6 +123,18 @@ def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return fn(*args, **kwargs)
 
 
+def _process_pool(n: int) -> cf.ProcessPoolExecutor:
+    """A pool of ``n`` worker processes. Where the platform has it, workers are started by
+    a fork server that has already imported the simulation code: a plain fork copies the
+    caller's threads' state (Ray's, a thread pool's) into the child, where it can crash,
+    and spawning would import the package again for every worker."""
+    if "forkserver" in mp.get_all_start_methods():
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["triple_draw.simulation"])
+        return cf.ProcessPoolExecutor(max_workers=n, mp_context=ctx)
+    return cf.ProcessPoolExecutor(max_workers=n)
+
+
 def resolve_executor(
     executor: Any, workers: int | None, items: int | None = None
 ) -> tuple[Any, bool, str]:
@@ -142,7 +155,7 @@ def resolve_executor(
         if workers is None or size(workers) == 1:
             return None, False, "serial"
         n = size(workers)
-        return cf.ProcessPoolExecutor(max_workers=n), True, f"processes({n})"
+        return _process_pool(n), True, f"processes({n})"
     if isinstance(executor, str):
         name = executor.lower()
         n = size(workers or os.cpu_count() or 1)
@@ -151,7 +164,7 @@ def resolve_executor(
         if name in ("threads", "thread"):
             return cf.ThreadPoolExecutor(max_workers=n), True, f"threads({n})"
         if name in ("processes", "process"):
-            return cf.ProcessPoolExecutor(max_workers=n), True, f"processes({n})"
+            return _process_pool(n), True, f"processes({n})"
         if name == "ray":
             return RayExecutor(), True, "ray"
         raise ArgumentError(
