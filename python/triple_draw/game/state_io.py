@@ -232,17 +232,17 @@ def from_dict(cls: type[S], data: Any, core: Any = None) -> S:
     extra = [k for k in data if k not in DOCUMENT_KEYS]
     if missing or extra:
         raise SchemaError(f"hand document: missing fields {missing}, unknown fields {extra}")
-    # nested fields against the published schema triple_draw/schema/hand_state.v1.json
-    # (SchemaError naming the path, e.g. $.betting.unit)
-    from triple_draw.schema import validate_hand_state
-
-    validate_hand_state(data)
+    # The rebuild reads the starting state and the actions and checks every other field
+    # against what legal play gives; a value of the wrong shape on the way is refused
+    # with the field it was read from when it can be told, else with what went wrong.
     try:
         return _rebuild(cls, data, core)
     except SchemaError:
         raise
     except TripleDrawError as e:
         raise SchemaError(f"hand document: {e}") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise SchemaError(f"hand document: malformed: {type(e).__name__}: {e}") from None
 
 
 _BETTING_KINDS = frozenset((ev.FOLD, ev.CHECK, ev.CALL, ev.BET, ev.RAISE))
@@ -514,9 +514,16 @@ def _adopt_deck(h: HandState, deck: Any) -> None:
 
 
 def _first_difference(a: Any, b: Any, path: str) -> tuple[str, Any, Any]:
-    """The path and values of the first place where ``a`` and ``b`` differ."""
+    """The path and values of the first place where ``a`` (the document) and ``b`` (the
+    rebuild) differ; where their fields differ, the path names the field."""
     while True:
-        if type(a) is dict and type(b) is dict and a.keys() == b.keys():
+        if type(a) is dict and type(b) is dict and a.keys() != b.keys():
+            extra = [k for k in a if k not in b]
+            if extra:
+                return f"{path}: unknown field {extra[0]!r}", a[extra[0]], "nothing"
+            missing = next(k for k in b if k not in a)
+            return f"{path}: missing field {missing!r}", "nothing", b[missing]
+        if type(a) is dict and type(b) is dict:
             k = next(k for k in a if a[k] != b[k])
             a, b, path = a[k], b[k], f"{path}.{k}"
         elif type(a) is list and type(b) is list and len(a) == len(b):
