@@ -15,6 +15,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     tomllib = pytest.importorskip("tomli")
 
+from conftest import play_randomly
+
 from triple_draw import phh
 from triple_draw.errors import HistoryError
 from triple_draw.game import Action, Hand, Rules
@@ -33,16 +35,7 @@ def play(
 ) -> Hand:
     """Random legal play (folds rare, draws sometimes of five cards) until the end or
     ``steps`` actions."""
-    k = 0
-    while hand.actor is not None and (steps is None or k < steps):
-        acts = hand.legal_actions()
-        if hand.in_draw:
-            a = acts[-1] if rng.random() < draw_heavy else rng.choice(acts)
-        else:
-            a = rng.choices(acts, [1 if x.kind == "fold" else 5 for x in acts])[0]
-        hand.apply(a)
-        k += 1
-    return hand
+    return play_randomly(hand, rng, draw_heavy=draw_heavy, weight=5, steps=steps)
 
 
 def random_hand(

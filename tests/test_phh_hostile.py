@@ -17,6 +17,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     tomllib = pytest.importorskip("tomli")
 
+from conftest import play_randomly
+
 from triple_draw import phh
 from triple_draw.errors import ArgumentError, HistoryError, TripleDrawError
 from triple_draw.game import Hand, Rules
@@ -225,14 +227,7 @@ def test_every_error_of_the_writer_is_a_triple_draw_error(hand: Hand) -> None:
 def draw_heavy_hand(rules: Rules, n: int, seed: int) -> Hand:
     rng = random.Random(seed)
     h = Hand(rules, [1000] * n, button=rng.randrange(n), seed=seed)
-    while h.actor is not None:
-        acts = h.legal_actions()
-        if h.in_draw:
-            a = acts[-1] if rng.random() < 0.7 else rng.choice(acts)
-        else:
-            a = rng.choices(acts, [1 if x.kind == "fold" else 8 for x in acts])[0]
-        h.apply(a)
-    return h
+    return play_randomly(h, rng, draw_heavy=0.7, weight=8)
 
 
 #: The views the solver does not load yet: heavy "pokerstars" hands with many reshuffles

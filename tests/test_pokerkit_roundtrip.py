@@ -25,6 +25,8 @@ from pokerkit import Automation, HandHistory, Mode  # noqa: E402
 from pokerkit import FixedLimitDeuceToSevenLowballTripleDraw as PkTripleDraw  # noqa: E402
 from pokerkit.state import CardBurning, HoleDealing  # noqa: E402
 
+from conftest import play_randomly  # noqa: E402
+
 from triple_draw import phh  # noqa: E402
 from triple_draw.errors import HistoryError  # noqa: E402
 from triple_draw.game import Hand, Rules  # noqa: E402
@@ -72,14 +74,7 @@ def phh_stacks(hand: Hand) -> list[int]:
 def play_ours(seed: int, n: int, rules: Rules, draw_heavy: float = 0.3) -> Hand:
     rng = random.Random(seed)
     h = Hand(rules, [100_000] * n, button=rng.randrange(n), seed=seed)
-    while h.actor is not None:
-        acts = h.legal_actions()
-        if h.in_draw:
-            a = acts[-1] if rng.random() < draw_heavy else rng.choice(acts)
-        else:
-            a = rng.choices(acts, [1 if x.kind == "fold" else 6 for x in acts])[0]
-        h.apply(a)
-    return h
+    return play_randomly(h, rng, draw_heavy=draw_heavy, weight=6)
 
 
 def play_pokerkit(seed: int, n: int, draw_heavy: float = 0.3) -> tuple[object, object]:
