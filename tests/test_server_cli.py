@@ -43,6 +43,8 @@ def test_serve_without_the_extra_says_what_to_install(
         (["--bot", "genius"], "unknown bot"),
         (["--buy-in", "1"], "less than the big blind"),
         (["--tables", "0"], "at least 1"),
+        (["--port", "999999"], "a port is 0..65535"),
+        (["--port", "http"], "expected a port number"),
     ],
 )
 def test_serve_refuses_bad_options_in_one_line(

@@ -20,6 +20,16 @@ REQUIRED = ("starlette", "uvicorn", "websockets", "fastjsonschema")
 PRESETS = ("live", "wsop", "online", "pokerkit")
 
 
+def _port(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0..65535, got {text}")
+    return v
+
+
 def _positive(kind: type) -> Any:
     def parse(text: str) -> Any:
         try:
@@ -44,7 +54,7 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         epilog="Example: triple-draw serve --tables 2 --bots 2 --clock 20",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free)")
     p.add_argument(
         "--db", default="triple_draw.sqlite3", help="SQLite file (default ./triple_draw.sqlite3)"
     )
