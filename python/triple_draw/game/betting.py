@@ -21,7 +21,7 @@ from triple_draw.game.actions import _PICK, Action, DiscardChoices, make_action
 from triple_draw.game.events import BEGIN_ROUND, CALL, CHECK, FOLD, RAISE
 from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.drawing import start_draw
-from triple_draw.game.phase import BET, MAY_RAISE, OVER
+from triple_draw.game.phase import BET, MAY_RAISE
 from triple_draw.game.rules import UNCAPPED
 from triple_draw.game.showdown import finish
 from triple_draw.game.state import HandState
@@ -70,10 +70,10 @@ def raise_target(st: HandState, s: int) -> int:
 
 
 #: the betting actions of each situation seen, shared and immutable:
-#: ``_BETTING_ACTIONS[call_to][raise_to]`` (0: no raise), with ``call_to`` -1 when
-#: nobody has bet this round (check or bet) and 0 when he may check a bet he matched
+#: ``_BETTING_ACTIONS[call_to, raise_to]`` (``raise_to`` 0: no raise), with ``call_to`` -1
+#: when nobody has bet this round (check or bet) and 0 when he may check a bet he matched
 #: (check or raise). Bounded: the situations of the stakes in play.
-_BETTING_ACTIONS: dict[int, dict[int, tuple[Action, ...]]] = {}
+_BETTING_ACTIONS: dict[tuple[int, int], tuple[Action, ...]] = {}
 _new_choices = object.__new__
 
 
@@ -91,48 +91,55 @@ def legal_actions(st: HandState) -> Sequence[Action]:
 
     The hot path's ``Hand.can_bet_or_raise`` / ``bet_or_raise`` write the raise condition
     inline; tests/test_hand_api.py holds them equal to this at every decision of many
-    hands."""
+    hands (and tests/test_view_parity.py the compiled core's views, which compute the
+    same situation)."""
+    s: int = st._actor  # type: ignore[assignment]
     if st._phase:
-        if st._phase == OVER:
+        if s is None:  # over
             return []
         d = _new_choices(DiscardChoices)
-        d._held = held = sorted(st._hands[st._actor])  # type: ignore[index]
+        d._held = held = sorted(st._hands[s])
         d._pick = _PICK[len(held)]
         st._legal = d
         st._legal_at = st._log[-1]
         return d
-    s: int = st._actor  # type: ignore[assignment]
     mine = st._bet[s]
-    level = st._level
-    owe = level - mine
     x = st._stacks[s]
-    call_to = (mine + (owe if owe < x else x)) if owe > 0 else 0
+    owe = st._level - mine
+    if owe > 0:
+        call_to = mine + owe if owe < x else mine + x
+    else:
+        call_to = 0 if st._level else -1
     if (
         st._to_act[s] == MAY_RAISE
-        and st._full_bets < st._max_full_bets
         and x > owe
+        and st._full_bets < st._max_full_bets
         and st._n_active > 1
     ):
-        target = st._full_level + st._unit
-        cap = mine + x
-        raise_to = target if target < cap else cap
+        raise_to = st._full_level + st._unit
+        if raise_to > mine + x:
+            raise_to = mine + x
     else:
         raise_to = 0
-    by_raise = _BETTING_ACTIONS.get(call_to if level else -1)
-    acts = None if by_raise is None else by_raise.get(raise_to)
+    acts = _BETTING_ACTIONS.get((call_to, raise_to))
     if acts is None:
-        acts = (
-            make_action(FOLD),
-            make_action(CALL, call_to) if call_to else make_action(CHECK),
-        )
-        if raise_to:
-            acts += (make_action(BET_KIND if level == 0 else RAISE, raise_to),)
-        if by_raise is None:
-            by_raise = _BETTING_ACTIONS.setdefault(call_to if level else -1, {})
-        if len(by_raise) < 4096:
-            by_raise[raise_to] = acts
+        acts = _betting_actions(call_to, raise_to)
     st._legal = acts
     st._legal_at = st._log[-1]
+    return acts
+
+
+def _betting_actions(call_to: int, raise_to: int) -> tuple[Action, ...]:
+    """The shared actions of a betting situation seen for the first time (see
+    :data:`_BETTING_ACTIONS`)."""
+    acts: tuple[Action, ...] = (
+        make_action(FOLD),
+        make_action(CALL, call_to) if call_to > 0 else make_action(CHECK),
+    )
+    if raise_to:
+        acts += (make_action(BET_KIND if call_to < 0 else RAISE, raise_to),)
+    if len(_BETTING_ACTIONS) < 4096:
+        _BETTING_ACTIONS[call_to, raise_to] = acts
     return acts
 
 
