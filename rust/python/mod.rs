@@ -7,7 +7,8 @@
 //! * [`eval`] — `HandRank`, `evaluate`, `rank_ids`, `evaluate_batch`;
 //! * [`deck`] — `Deck`;
 //! * [`analysis`] — the analysis kernels;
-//! * [`bots`] — the heuristic bot's decisions.
+//! * [`bots`] — the heuristic bot's decisions;
+//! * [`view`] — `ViewCache`, what one seat may see of a hand (`Hand.view`).
 //!
 //! Promises (see docs/security.md): every error on bad input is a `TripleDrawError`
 //! subclass (or `TypeError` for a wrong type, `MemoryError` when an allocation fails); no
@@ -21,6 +22,7 @@ mod cards;
 mod deck;
 mod errors;
 mod eval;
+mod view;
 
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -45,6 +47,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eval::evaluate_batch, m)?)?;
     analysis::register(m)?;
     bots::register(m)?;
+    view::register(m)?;
     // Build the evaluator tables and the shared objects at import, not inside the first
     // timed call.
     let _ = crate::eval::tables();

@@ -49,7 +49,7 @@ from triple_draw.game.phase import BET, CALL_ONLY, DONE, DRAW, MAY_RAISE, OVER, 
 from triple_draw.game.rules import UNCAPPED, Rules
 from triple_draw.game.showdown import finish, hand_result
 from triple_draw.game.state import FIELDS, HandState
-from triple_draw.game.view import ViewCache, build_view
+from triple_draw.game.view import ViewCache
 
 __all__ = ["Hand", "BET", "DRAW", "OVER", "PHASES"]
 
@@ -536,17 +536,12 @@ class Hand(HandState):
         any change) and shared: calls at the same point of the hand return the same
         object, and unchanged parts are shared with earlier views. To change one, copy
         it: ``copy.deepcopy(view)`` gives plain dicts and lists."""
-        log = self._log
         try:
             vc = self._view_cache
         except AttributeError:
-            vc = self._view_cache = ViewCache(self)
-        else:
-            if vc.log is not log or vc.pos > len(log) or vc.rules is not self.rules:
-                vc = self._view_cache = ViewCache(self)
-        if type(seat) is not int or not 0 <= seat < self._n:
-            raise self._bad_seat(seat)
-        return build_view(self, vc, seat)
+            # the compiled core builds views itself; any other core uses the Python cache
+            vc = self._view_cache = getattr(self._core, "ViewCache", ViewCache)(self)
+        return vc.view(self, seat)
 
     def _bad_seat(self, seat: object) -> ArgumentError:
         return ArgumentError(f"seat must be 0..{self._n - 1}, got {seat!r}")

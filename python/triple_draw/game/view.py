@@ -32,7 +32,7 @@ import copy as _copy
 from threading import Lock
 from typing import Any, NoReturn
 
-from triple_draw.errors import ArgumentTypeError
+from triple_draw.errors import ArgumentError, ArgumentTypeError
 from triple_draw.game import events as ev
 from triple_draw.game.actions import Action
 from triple_draw.game.betting import legal_actions
@@ -152,22 +152,21 @@ class ViewCache:
         "drawn",
         "draws",
         "entries",
-        "history",
+        "hist",
         "hole",
-        "keys",
         "lock",
         "log",
-        "own",
         "own_draws",
-        "own_entries",
         "own_raw",
+        "pending",
+        "phase",
         "players",
         "pos",
         "records",
         "result",
         "rules",
         "stakes",
-        "state",
+        "street",
         "views",
     )
 
@@ -175,58 +174,64 @@ class ViewCache:
         n = h._n
         self.log: list[LogEntry] = h._log
         self.pos = -1  # nothing taken in yet (not even the empty log)
-        #: the public history entries, frozen
+        #: the public history entries, frozen, converted once each
         self.entries: list[FrozenDict] = []
-        #: the history as handed out (shared by the views of the current point)
-        self.history = _NO_ACTIONS
+        #: hist[seat]: the history as the seat sees it (the public entries, with his own
+        #: discards and draws showing their cards), brought up to date when he is viewed;
+        #: pending[seat]: his own entries not yet put in, as (index, entry)
+        self.hist: list[list[FrozenDict]] = [[] for _ in range(n)]
+        self.pending: list[list[tuple[int, FrozenDict]]] = [[] for _ in range(n)]
         #: draws[seat]: cards drawn at each draw so far, and as the view's list
         self.draws: list[list[int]] = [[] for _ in range(n)]
         self.drawn: list[FrozenList] = [_NO_ACTIONS] * n
         #: each seat's player record, and the list of them handed out
         self.records: list[FrozenDict] = [FrozenDict()] * n
-        #: the values each record was built from (rebuilt only when they change)
-        self.keys: list[tuple[Any, ...] | None] = [None] * n
         self.players = _NO_ACTIONS
-        #: (phase, street) when the records were built
-        self.state: tuple[int, int] = (-1, -1)
+        #: the phase and street when the records were built
+        self.phase = -1
+        self.street = -1
         #: views[seat]: the seat's view at ``pos``, or None
         self.views: list[FrozenDict | None] = [None] * n
         self.result: FrozenDict | None = None
         #: hole[seat]: (the cards, as a tuple of ids, and as the view's list)
         self.hole: list[tuple[tuple[int, ...], FrozenList]] = [((), _NO_ACTIONS)] * n
-        #: own[seat]: indices of the seat's own discard and draw entries, and those entries
-        #: with their cards (shown to him only); own_draws[seat]: his ``own_draws`` list
-        self.own: list[list[int]] = [[] for _ in range(n)]
-        self.own_entries: list[dict[int, FrozenDict]] = [{} for _ in range(n)]
-        self.own_raw: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        #: own_raw[seat]: his draws so far (discarded, received), and as his ``own_draws``
+        self.own_raw: list[list[FrozenDict]] = [[] for _ in range(n)]
         self.own_draws: list[FrozenList] = [_NO_ACTIONS] * n
         self.rules = rules = h.rules
-        self.stakes = FrozenDict({k: getattr(rules, k) for k in _STAKES})
+        self.stakes = _stakes_of(rules)
         #: held while updating, so that views read from several threads at once never
         #: take in an entry twice (``pos`` moves only once everything is in)
         self.lock = Lock()
 
+    def view(self, h: HandState, seat: int) -> FrozenDict:
+        """The view of ``seat`` of hand ``h``: the hand this cache follows (another hand,
+        or this one after a change of its log list or rules, starts the cache again). A
+        seat that is not an int seat of the hand is an ``ArgumentError``."""
+        if self.log is not h._log or self.pos > len(h._log) or self.rules is not h.rules:
+            self.__init__(h)  # type: ignore[misc]
+        if type(seat) is not int or not 0 <= seat < h._n:
+            raise ArgumentError(f"seat must be 0..{h._n - 1}, got {seat!r}")
+        return build_view(h, self, seat)
+
     def update(self, h: HandState) -> None:
-        """Take in the log entries appended since the last call: the history, and the
-        player records of the seats they name and of the seats whose shown bet changed
-        with the phase (all of them at the end of the hand, or if an entry other than
-        the start of a round or draw names nobody); a record is rebuilt only if one of
-        its values changed."""
+        """Take in the log entries appended since the last call: every seat's history,
+        and the player records of the seats they name, of the seats whose shown bet
+        changed with the phase, and of all of them at the start and the end of the hand
+        (or if an entry other than the start of a round or draw names nobody)."""
         log = self.log
         end = len(log)
-        entries = self.entries
-        append = entries.append
+        append = self.entries.append
         n = h._n
-        dirty: set[int] | range = set()
-        start = self.pos if self.pos > 0 else 0
-        for i in range(start, end):
+        every = self.pos < 0
+        named: list[int] = []
+        for i in range(self.pos if self.pos > 0 else 0, end):
             entry = log[i]
             kind, who, amount, cards = entry
             if who is not None:
-                if type(dirty) is set:
-                    dirty.add(who)
+                named.append(who)
             elif kind not in _PHASE_MARKS:  # an entry about nobody in particular
-                dirty = range(n)
+                every = True
             if cards is None:  # no cards: the same entry for every hand (shared)
                 fe = _ENTRIES.get(entry)
                 if fe is None:
@@ -238,132 +243,104 @@ class ViewCache:
             e = _entry_dict(kind, who, amount)
             if amount is not None:
                 e["amount"] = amount
-            if cards is not None:
-                if kind in _COUNT_ONLY:
-                    e["count"] = len(cards)
-                    if kind == ev.DISCARD and who is not None:
+            if kind in _COUNT_ONLY:
+                e["count"] = len(cards)
+                append(FrozenDict(e))
+                if who is not None and kind in _OWN:
+                    if kind == ev.DISCARD:
                         self.draws[who].append(len(cards))
                         self.drawn[who] = FrozenList(self.draws[who])
-                    if kind in _OWN and who is not None:
-                        self._take_own(i, kind, who, e, cards)
-                else:  # "show": public
-                    e["cards"] = FrozenList([CARD_TEXT[c] for c in cards])
-            append(FrozenDict(e))
+                    self._take_own(i, kind, who, e, cards)
+            else:  # "show": public
+                e["cards"] = FrozenList([CARD_TEXT[c] for c in cards])
+                append(FrozenDict(e))
         phase = h._phase
-        state = (phase, h._street)
-        if state != self.state:
+        records = self.records
+        if phase != self.phase or h._street != self.street:
             # a new round or draw changes the records only through the bets shown (a
             # record shows the round's bets while betting, none otherwise); the end of
             # the hand (or the first update) may change every field
-            self.state = state
-            if phase == OVER or self.pos < 0:
-                dirty = range(n)
-            elif type(dirty) is set:
-                keys = self.keys
+            self.phase = phase
+            self.street = h._street
+            if phase == OVER:
+                every = True
+            elif not every:
                 bets = h._bet
                 betting = phase == BET
                 for j in range(n):
-                    if keys[j][1] != (bets[j] if betting else 0):  # type: ignore[index]
-                        dirty.add(j)
-        if dirty:
-            records = self.records
-            keys = self.keys
+                    if records[j]["bet"] != (bets[j] if betting else 0):
+                        named.append(j)
+        if every or named:
             live = h._live
             stacks = h._stacks
             total = h._total
             hands = h._hands
-            draws = self.draws
             drawn = self.drawn
             bet = h._bet if phase == BET else None
             not_over = phase != OVER
             shown = dict(h._showdown) if h._showdown else None
-            changed = False
-            for j in dirty:
+            for j in range(n) if every else named:
                 lv = live[j]
                 x = stacks[j]
-                key = (
-                    x,
-                    0 if bet is None else bet[j],
-                    total[j],
-                    lv,
-                    lv and x == 0 and not_over,
-                    len(hands[j]) if lv else 0,
-                    len(draws[j]),
-                    shown is not None and shown.get(j, False),
-                )
-                if key == keys[j]:
-                    continue
-                keys[j] = key
-                changed = True
                 records[j] = FrozenDict(
                     {
                         "seat": j,
                         "stack": x,
-                        "bet": key[1],
-                        "committed": key[2],
+                        "bet": 0 if bet is None else bet[j],
+                        "committed": total[j],
                         "folded": not lv,
-                        "all_in": key[4],
-                        "cards": key[5],
+                        "all_in": lv and x == 0 and not_over,
+                        "cards": len(hands[j]) if lv else 0,
                         "draws": drawn[j],
-                        "shown": FrozenList([CARD_TEXT[c] for c in hands[j]]) if key[7] else None,
+                        "shown": FrozenList([CARD_TEXT[c] for c in hands[j]])
+                        if shown is not None and shown.get(j, False)
+                        else None,
                     }
                 )
-            if changed:
-                self.players = FrozenList(records)
+            self.players = FrozenList(records)
         if end != self.pos:
-            self.history = FrozenList(entries)
             self.views = [None] * n
             if phase == OVER and self.result is None:
-                res = hand_result(h)
-                assert res is not None  # the hand is over
-                self.result = freeze(
-                    {
-                        "pots": [p.to_dict() for p in res.pots],
-                        "showdown": [e.to_dict() for e in res.showdown],
-                        "returned": None if res.returned is None else list(res.returned),
-                        "net": list(res.net),
-                    }
-                )
+                self.result = _result_of(h)
         self.pos = end
 
     def _take_own(
         self, i: int, kind: str, who: int, e: dict[str, Any], cards: tuple[int, ...]
     ) -> None:
-        """Log entry ``i``, a discard or draw of seat ``who``: its cards are his own
-        information - his version of the history entry and his ``own_draws``."""
-        text = [CARD_TEXT[c] for c in cards]
-        self.own[who].append(i)
-        self.own_entries[who][i] = freeze({**e, "cards": text})
+        """Log entry ``i``, a discard or draw of seat ``who`` (``e``: its public entry,
+        with the count only): its cards are his own information - his version of the
+        history entry and his ``own_draws``."""
+        text = FrozenList([CARD_TEXT[c] for c in cards])
+        e["cards"] = text
+        self.pending[who].append((i, FrozenDict(e)))
         raw = self.own_raw[who]
         if kind == ev.DISCARD:
-            raw.append({"discarded": text, "received": [] if not cards else None})
+            received = _NO_ACTIONS if not cards else None
+            raw.append(FrozenDict({"discarded": text, "received": received}))
         elif raw:
-            raw[-1]["received"] = text
-        self.own_draws[who] = freeze(raw)
+            raw[-1] = FrozenDict({"discarded": raw[-1]["discarded"], "received": text})
+        self.own_draws[who] = FrozenList(raw)
 
 
 def build_view(h: HandState, vc: ViewCache, seat: int) -> FrozenDict:
     """The view of ``seat`` (``Hand.view``, which checks the seat), with ``vc`` the
     hand's cache (up to date or not: it takes in what the log gained since)."""
-    end = len(h._log)
-    if vc.pos != end:
+    if vc.pos != len(h._log):
         with vc.lock:
-            if vc.pos != end:
+            if vc.pos != len(h._log):
                 vc.update(h)
     v = vc.views[seat]
     if v is not None:
         return v
     phase = h._phase
-    betting = phase == BET
     actor = h._actor
     if actor != seat:
         legal = _NO_ACTIONS
-    elif betting:
-        legal = _action_dicts(legal_actions(h))  # type: ignore[arg-type]
+    elif phase == BET:
+        legal = _legal_dicts(h)
     else:
         legal = _DISCARD_ACTIONS
-    live = h._live
-    v = FrozenDict(
+    v = vc.views[seat] = FrozenDict(
         {
             "schema_version": VIEW_VERSION,
             "seat": seat,
@@ -376,8 +353,8 @@ def build_view(h: HandState, vc: ViewCache, seat: int) -> FrozenDict:
             "street": h._street,
             "actor": actor,
             "pot": sum(h._total),
-            "bet_level": h._level if betting else 0,
-            "hole_cards": _hole(vc, seat, h._hands[seat]) if live[seat] else _NO_ACTIONS,
+            "bet_level": h._level if phase == BET else 0,
+            "hole_cards": _hole(vc, seat, h._hands[seat]) if h._live[seat] else _NO_ACTIONS,
             "own_draws": vc.own_draws[seat],
             "players": vc.players,
             "history": _history(vc, seat),
@@ -385,21 +362,23 @@ def build_view(h: HandState, vc: ViewCache, seat: int) -> FrozenDict:
             "result": vc.result,
         }
     )
-    vc.views[seat] = v
     return v
 
 
 def _history(vc: ViewCache, seat: int) -> FrozenList:
-    """The history as ``seat`` sees it: the shared public one, with his own discards and
-    draws showing their cards."""
-    own = vc.own[seat]
-    if not own:
-        return vc.history
-    mine = vc.own_entries[seat]
-    entries = list(vc.history)
-    for i in own:
-        entries[i] = mine[i]
-    return FrozenList(entries)
+    """The history as ``seat`` sees it: the public one, with his own discards and draws
+    showing their cards."""
+    mine = vc.hist[seat]
+    k = len(mine)
+    entries = vc.entries
+    if k != len(entries):
+        mine += entries[k:]
+        pending = vc.pending[seat]
+        if pending:
+            for i, e in pending:
+                mine[i] = e
+            pending.clear()
+    return FrozenList(mine)
 
 
 def _hole(vc: ViewCache, seat: int, held: list[int]) -> FrozenList:
@@ -410,3 +389,42 @@ def _hole(vc: ViewCache, seat: int, held: list[int]) -> FrozenList:
         text = FrozenList([CARD_TEXT[c] for c in t])
         vc.hole[seat] = (t, text)
     return text
+
+
+def _legal_dicts(h: HandState) -> FrozenList:
+    return _action_dicts(legal_actions(h))  # type: ignore[arg-type]
+
+
+def _result_of(h: HandState) -> FrozenDict:
+    res = hand_result(h)
+    assert res is not None  # the hand is over
+    return freeze(  # type: ignore[no-any-return]
+        {
+            "pots": [p.to_dict() for p in res.pots],
+            "showdown": [e.to_dict() for e in res.showdown],
+            "returned": None if res.returned is None else list(res.returned),
+            "net": list(res.net),
+        }
+    )
+
+
+def _stakes_of(rules: Any) -> FrozenDict:
+    return FrozenDict({k: getattr(rules, k) for k in _STAKES})
+
+
+#: What the compiled core's ``ViewCache`` (rust/python/view.rs: the same algorithm as
+#: :class:`ViewCache`, which the parity tests hold it to) takes from this module.
+_COMPILED_SUPPORT = (
+    FrozenDict,
+    FrozenList,
+    CARD_TEXT,
+    PHASES,
+    VIEW_VERSION,
+    _ENTRIES,
+    _legal_dicts,
+    _result_of,
+    _stakes_of,
+    _DISCARD_ACTIONS,
+    _NO_ACTIONS,
+    1 << 14,
+)

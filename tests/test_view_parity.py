@@ -1,0 +1,113 @@
+"""The compiled core builds views (rust/python/view.rs); the pure-Python ``ViewCache``
+(game/view.py) is its reference. Both follow the same hand's log, so at every decision of
+many random hands, under every rule set, each seat's view from the compiled core must be
+exactly the Python one: equal, with the keys in the same order (the JSON text is compared),
+read-only and shared the same way."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+
+import pytest
+
+from triple_draw import ArgumentError, _core
+from triple_draw.game import Hand, Rules
+from triple_draw.game.view import FrozenDict, FrozenList, ViewCache
+
+RULES = {
+    "live": Rules(max_players=8),
+    "online": Rules.online().replace(max_players=8),
+    "wsop-ante-muck": Rules.wsop().replace(max_players=8, ante=1, muck_beaten_hands=True),
+    "pokerkit-burns": Rules.pokerkit().replace(max_players=8),
+    "immediate": Rules(max_players=8, draw_procedure="immediate"),
+}
+
+
+def _frozen_all_the_way(x: object) -> bool:
+    if isinstance(x, dict):
+        return type(x) is FrozenDict and all(_frozen_all_the_way(v) for v in x.values())
+    if isinstance(x, list):
+        return type(x) is FrozenList and all(map(_frozen_all_the_way, x))
+    return True
+
+
+@pytest.mark.parametrize("name", list(RULES))
+def test_compiled_views_equal_the_python_reference_at_every_step(name: str) -> None:
+    rules = RULES[name]
+    rnd = random.Random(name)
+    for i in range(40):
+        n = 2 + i % 7
+        stacks = [rnd.choice([1, 3, 10, 40, 200]) for _ in range(n)]
+        h = Hand(rules, stacks, i % n, i)
+        reference = ViewCache(h)
+        while True:
+            seats = range(n) if rnd.random() < 0.5 or h.is_over else [h.actor]
+            for s in seats:
+                got = h.view(s)
+                want = reference.view(h, s)
+                assert type(h._view_cache) is _core.ViewCache
+                assert json.dumps(got) == json.dumps(want), (name, i, s)
+                assert _frozen_all_the_way(got)
+                assert h.view(s) is got  # the same point: the same object
+            if h.is_over:
+                break
+            acts = h.legal_actions()
+            h.apply(acts[-1] if h.in_draw and rnd.random() < 0.4 else rnd.choice(acts))
+
+
+def test_a_copy_and_a_restored_hand_get_their_own_views() -> None:
+    h = Hand(Rules(), [100] * 4, seed=3)
+    for _ in range(6):
+        h.apply(h.legal_actions()[1])
+    before = h.view(h.actor)
+    c = h.copy()
+    r = Hand.from_dict(h.to_dict())
+    c.apply(c.legal_actions()[1])
+    assert json.dumps(r.view(h.actor)) == json.dumps(before)
+    assert h.view(h.actor) is before  # the original did not move
+    assert c.view(h.actor)["history"] != before["history"]
+    assert json.dumps(c.view(0)) == json.dumps(ViewCache(c).view(c, 0))
+
+
+@pytest.mark.parametrize("seat", [-1, 4, True, 1.0, "0", None, 2**70])
+def test_a_bad_seat_is_an_argument_error_naming_it(seat: object) -> None:
+    h = Hand(Rules(), [100] * 4, seed=3)
+    with pytest.raises(ArgumentError, match=r"seat must be 0\.\.3, got "):
+        h.view(seat)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match=r"seat must be 0\.\.3, got "):
+        ViewCache(h).view(h, seat)  # type: ignore[arg-type]
+    assert h.view(0)["seat"] == 0  # the cache still works
+
+
+def test_views_of_one_hand_from_several_threads_at_once() -> None:
+    """The compiled cache serialises its updates (a thread that finds it busy waits with
+    the GIL released): views taken from many threads while the hand is played equal the
+    reference."""
+    h = Hand(Rules(max_players=8), [200] * 8, seed=11)
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def viewer(seat: int) -> None:
+        try:
+            while not stop.is_set():
+                v = h.view(seat)
+                assert v["seat"] == seat and _frozen_all_the_way(v)
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=viewer, args=(s,)) for s in range(8)]
+    for t in threads:
+        t.start()
+    rnd = random.Random(5)
+    try:
+        while not h.is_over:
+            h.apply(rnd.choice(h.legal_actions()))
+            for s in range(8):
+                assert json.dumps(h.view(s)) == json.dumps(ViewCache(h).view(h, s))
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    assert not errors, errors
