@@ -62,7 +62,6 @@ SCHEMAS = {
 _TITLES = {"hand_state": "hand document", "view": "view document", "view.v1.json": "view document"}
 
 
-
 def schema_text(name: str) -> str:
     """The text of the schema file ``name`` (``"hand_state"``, ``"view"`` or a file name)."""
     fname = SCHEMAS.get(name, name)
