@@ -231,7 +231,12 @@ fn entry<'py>(e: &Bound<'py, PyAny>) -> PyResult<Entry<'py>> {
         cards: if cards.is_none() {
             None
         } else {
-            Some(cards.extract()?)
+            let c = cards.cast::<PyTuple>()?;
+            let mut ids = Vec::with_capacity(c.len());
+            for x in c.iter() {
+                ids.push(x.extract::<i64>()?);
+            }
+            Some(ids)
         },
     })
 }
@@ -468,8 +473,12 @@ impl State {
                 None
             };
             let not_over = phase != OVER;
-            let showdown = h.getattr(intern!(py, "_showdown"))?;
             let mut shown = vec![false; n];
+            let showdown = if phase == OVER {
+                h.getattr(intern!(py, "_showdown"))?
+            } else {
+                py.None().into_bound(py) // no showdown before the end
+            };
             if !showdown.is_none() {
                 for pair in showdown.try_iter()? {
                     let (j, ok): (usize, bool) = pair?.extract()?;
