@@ -14,16 +14,22 @@ one copies it: ``copy.deepcopy(view)`` (which gives plain dicts and lists), or
 ``json.loads(json.dumps(view))``.
 
 Speed: the engine only ever appends to its log, and every change of the state appends to
-it. So the first ``view()`` of a hand creates a :class:`ViewCache` that follows the log:
+it. So the first ``view()`` of a hand creates a cache that follows the log:
 
-- the public history, as frozen entries converted once each, and the history list shared
-  by every view taken at the same point of the hand;
-- every seat's player record, rebuilt only when a log entry since the last update names
-  that seat, or when the phase or street changed (a new round resets the bets);
+- the public history, as frozen entries converted once each (entries without cards are
+  shared between hands), and each seat's own version of it (his discards and draws with
+  their cards), brought up to date when he is viewed;
+- every seat's player record, rebuilt only when one of its values changed (checked for
+  the seats a log entry since the last update names, and for every seat when the phase
+  or street changed: a new round resets the bets);
 - each seat's view, kept until the log grows: a second ``view(seat)`` at the same point
   returns the same object.
 
-The engine itself never touches the cache: a hand nobody views pays nothing for it.
+With the compiled core, the cache is ``triple_draw._core.ViewCache`` (rust/python/view.rs),
+the same algorithm building the same containers through the C API; :class:`ViewCache` here
+is its reference (tests/test_view_parity.py holds the two equal, key order included) and
+the cache of every other core. The engine itself never touches the cache: a hand nobody
+views pays nothing for it.
 """
 
 from __future__ import annotations
