@@ -3,6 +3,7 @@ standard draw rule, and that the heuristic bot beats the baselines."""
 
 from __future__ import annotations
 
+import copy
 import pickle
 import random
 
@@ -95,6 +96,41 @@ def test_bots_pickle_with_their_random_state(bot: object) -> None:
             x = bot.act(view)  # type: ignore[attr-defined]
             assert copy.act(view) == x  # type: ignore[attr-defined]
             hand.apply(x)
+
+
+@pytest.mark.parametrize(
+    "bot", [RandomBot(seed=3), HeuristicBot(seed=3, bluff=0.3), CallingStationBot()]
+)
+def test_a_deep_copy_of_a_bot_is_independent_and_plays_the_same(bot: object) -> None:
+    """simulate deep-copies its bots for every chunk (Bot.__deepcopy__ copies the random
+    stream through its state and shares the core)."""
+    twin = copy.deepcopy(bot)
+    assert twin is not bot and twin.rng is not bot.rng  # type: ignore[attr-defined]
+    mine, theirs = twin.__getstate__(), bot.__getstate__()  # type: ignore[attr-defined]
+    assert mine.pop("rng").getstate() == theirs.pop("rng").getstate()
+    assert mine == theirs
+    rng = random.Random(5)
+    for _ in range(30):
+        hand = Hand(Rules(), [60] * 3, seed=rng.getrandbits(32))
+        while hand.actor is not None:
+            view = hand.view(hand.actor)
+            x = bot.act(view)  # type: ignore[attr-defined]
+            assert twin.act(view) == x  # type: ignore[attr-defined]
+            hand.apply(x)
+    twin.rng.random()  # type: ignore[attr-defined]
+    assert twin.rng.getstate() != bot.rng.getstate()  # type: ignore[attr-defined]
+
+
+def test_a_deep_copy_of_a_user_bot_copies_its_own_state() -> None:
+    class Counting(RandomBot):
+        def __init__(self) -> None:
+            super().__init__(seed=1)
+            self.seen: list[int] = []
+
+    bot = Counting()
+    twin = copy.deepcopy(bot)
+    twin.seen.append(1)
+    assert bot.seen == [] and type(twin) is Counting and twin.core is bot.core
 
 
 def test_standard_rule_keeps_low_distinct_cards_and_breaks_pairs_straights_flushes() -> None:

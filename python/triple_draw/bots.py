@@ -33,6 +33,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import importlib
 import random
 from collections.abc import Mapping, Sequence
@@ -355,6 +356,25 @@ class Bot:
         self.__dict__.update(state)
         if "_core" in state:
             self._bind(resolve_core(state["_core"]))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Bot:
+        # what copy.deepcopy does through __getstate__/__setstate__, without copying the
+        # random stream's state word by word in Python (simulate copies every bot for
+        # every chunk) and without unbinding and rebinding the core
+        cls = type(self)
+        new = cls.__new__(cls)
+        memo[id(self)] = new
+        state = self.__dict__.copy()
+        shared = {k: state.pop(k) for k in ("_core", *self._derived) if k in state}
+        rng = state.pop("rng", None)
+        new.__dict__.update(copy.deepcopy(state, memo))
+        new.__dict__.update(shared)  # the core and what it gave: shared, as modules are
+        if type(rng) is random.Random:
+            new.rng = random.Random()
+            new.rng.setstate(rng.getstate())
+        elif rng is not None:
+            new.rng = copy.deepcopy(rng, memo)
+        return new
 
     def reseed(self, seed: int | None) -> None:
         """Restart the bot's random stream (``simulate`` calls this for every chunk)."""

@@ -423,7 +423,10 @@ def _play_chunk(
                     rebuys[s] += 1
             hand = table.new_hand()
         apply = hand.apply
-        hole_ids = hand.hole_ids
+        # read straight from the hand: the seats' cards (one tuple per decision) and,
+        # while betting, the listed actions (the call and the raise amounts)
+        held = hand._hands
+        legal = hand.legal_actions
         button = hand.button
         sb = hand.small_blind_seat
         bb = hand.big_blind_seat
@@ -442,7 +445,7 @@ def _play_chunk(
             if a is None:
                 break
             in_draw = hand.in_draw
-            street = hand.street
+            street = hand._street
             if in_draw != stage_draw or street != stage_street:
                 # a new betting round or draw: chips may have moved (uncalled chips
                 # returned) and the round's bets start again
@@ -457,18 +460,26 @@ def _play_chunk(
                 if chips is None:
                     # (stacks, bets, pot): they change only when chips move (a call, bet or
                     # raise) or a new round starts
-                    chips = (hand.stacks, zeros if in_draw else hand.bets, hand.pot)
+                    chips = (
+                        tuple(hand._stacks),
+                        zeros if in_draw else tuple(hand._bet),
+                        sum(hand._total),
+                    )
                 # Observation(...) without the named tuple's Python-level __new__
                 if in_draw:
                     obs = new_tuple(obs_type, (
-                        a, hole_ids(a), "draw", street, n, button, sb, bb, folded,
+                        a, tuple(held[a]), "draw", street, n, button, sb, bb, folded,
                         chips[0], zeros, draws, chips[2], 0, None, 0, 0, False,
                     ))  # fmt: skip
                 else:
+                    listed = legal()  # fold, check or call, and bet or raise if allowed
+                    call = listed[1].amount  # None: a check
                     obs = new_tuple(obs_type, (
-                        a, hole_ids(a), "bet", street, n, button, sb, bb, folded,
-                        chips[0], chips[1], draws, chips[2], hand.to_call,
-                        hand.bet_or_raise_amount(), hand.bet_level, round_bets, voluntary,
+                        a, tuple(held[a]), "bet", street, n, button, sb, bb, folded,
+                        chips[0], chips[1], draws, chips[2],
+                        0 if call is None else call - chips[1][a],
+                        listed[2].amount if len(listed) > 2 else None,
+                        hand._level, round_bets, voluntary,
                     ))  # fmt: skip
                 choose = chooses[a]
                 if choose is not None:
