@@ -4,6 +4,7 @@ and how they were taken are in docs/simulation.md, "Throughput").
     pytest benches/bench_simulate.py --benchmark-only -s     # the measurements
     python benches/bench_simulate.py [hands]                 # the same, plain perf_counter
     python benches/bench_simulate.py --memory 1000000        # RSS over a million hands
+    python benches/bench_simulate.py --observation           # a decide(obs) bot's cost
 
 What is measured, each in the same run as the engine's fast path (``bench_game.py``'s
 random policy, 6-max), so that the ratios hold on a busy machine:
@@ -13,7 +14,10 @@ random policy, 6-max), so that the ratios hold on a busy machine:
 - ``triple-draw simulate --players 6 --hands 20000`` as a user runs it (a subprocess, the
   interpreter's start-up included);
 - the resident set size along a long run: its growth after the first chunk must stay
-  under 50 MB (chunks are generated lazily and reduced as they arrive).
+  under 50 MB (chunks are generated lazily and reduced as they arrive);
+- what a ``decide(obs)`` bot costs simulate per decision beyond the engine's own work:
+  the :class:`~triple_draw.bots.Observation` built for it, the call, applying its action
+  and the tallies (see :func:`observation_overhead_us`).
 
 Under ``--benchmark-disable`` (the test suite's smoke run) every case runs once with few
 hands. These are measurements, never pass/fail tests of speed.
@@ -30,8 +34,8 @@ from typing import Any
 
 import pytest
 
-from triple_draw.bots import HeuristicBot, RandomBot
-from triple_draw.game import Rules
+from triple_draw.bots import HeuristicBot, Observation, RandomBot
+from triple_draw.game import Action, Hand, Rules
 from triple_draw.simulation import simulate
 
 # the yardstick's policy and game loop are bench_game's own (same directory)
@@ -98,6 +102,68 @@ def test_cli_simulate_20000_hands(benchmark) -> None:  # type: ignore[no-untyped
         print(f"\ntriple-draw simulate --players 6 --hands {hands}: {secs:.2f} s")
 
 
+_STAND_PAT = Action("discard", cards=())
+_CHECK = Action("check")
+_CALL = Action("call")
+
+
+class PassiveBot:
+    """Checks or calls, stands pat: every 6-max hand between six of them is the same 42
+    decisions (4 betting rounds and 3 draws of 6 seats, no fold, no reshuffle, a
+    showdown), so timing it against the same hands on the fast path isolates simulate's
+    own cost per decision."""
+
+    def decide(self, obs: Observation) -> Action:
+        if obs.phase == "draw":
+            return _STAND_PAT
+        return _CALL if obs.to_call else _CHECK
+
+
+def observation_overhead_us(hands: int = 4000, rounds: int = 5) -> float:
+    """Microseconds per decision that ``simulate`` spends on a ``decide(obs)`` bot beyond
+    the engine: the Observation it builds, the bot call (a trivial decide), applying the
+    returned action through ``Hand.apply`` (checked, as for any user bot) and the
+    tallies - an upper bound of the observation's cost. Best CPU time of ``rounds`` runs of
+    each, interleaved: ``simulate`` with six :class:`PassiveBot` s against the same
+    check-call / stand-pat play through the fast path (``check_or_call``, ``discard``)."""
+    rules = Rules()
+    bots = [PassiveBot() for _ in range(PLAYERS)]
+    stacks = [200] * PLAYERS
+
+    def engine_only() -> int:
+        decisions = 0
+        for i in range(hands):
+            h = Hand(rules, stacks, i % PLAYERS, i)
+            while h.actor is not None:
+                if h.in_draw:
+                    h.discard(())
+                else:
+                    h.check_or_call()
+                decisions += 1
+        return decisions
+
+    best_sim = best_engine = float("inf")
+    decisions = 0
+    for _ in range(rounds):
+        c = time.process_time()
+        simulate(bots, hands=hands, seed=1, chunk_size=hands, workers=1)
+        best_sim = min(best_sim, time.process_time() - c)
+        c = time.process_time()
+        decisions = engine_only()
+        best_engine = min(best_engine, time.process_time() - c)
+    return (best_sim - best_engine) / decisions * 1e6
+
+
+def test_observation_overhead_per_decision(benchmark) -> None:  # type: ignore[no-untyped-def]
+    hands = 4000 if _enabled(benchmark) else 100
+    us = benchmark.pedantic(
+        observation_overhead_us, args=(hands, 5 if _enabled(benchmark) else 1), rounds=1
+    )
+    benchmark.extra_info["us_per_decision"] = round(us, 2)
+    if benchmark.stats:
+        print(f"\nsimulate's cost per decision of a decide(obs) bot: {us:.2f} us")
+
+
 def rss_bytes() -> int:
     """This process's resident set size (Linux /proc; 0 where unavailable)."""
     try:
@@ -138,6 +204,10 @@ def test_memory_stays_flat_over_a_long_run(benchmark) -> None:  # type: ignore[n
 
 
 def main(argv: list[str]) -> None:
+    if argv[:1] == ["--observation"]:
+        us = observation_overhead_us()
+        print(f"simulate's cost per decision of a decide(obs) bot, beyond the engine: {us:.2f} us")
+        return
     if argv[:1] == ["--memory"]:
         hands = int(argv[1]) if len(argv) > 1 else 1_000_000
         growth, secs = memory_growth(hands)
