@@ -87,14 +87,18 @@ def test_bots_are_seeded_and_reseedable() -> None:
     "bot", [RandomBot(seed=3), HeuristicBot(seed=3, bluff=0.3), CallingStationBot()]
 )
 def test_bots_pickle_with_their_random_state(bot: object) -> None:
-    copy = pickle.loads(pickle.dumps(bot))
-    rng = random.Random(4)
-    for _ in range(40):
+    plays_the_same(bot, pickle.loads(pickle.dumps(bot)), seed=4, hands=40)
+
+
+def plays_the_same(bot: object, twin: object, seed: int, hands: int) -> None:
+    """``twin`` chooses what ``bot`` does at every decision of ``hands`` 3-handed hands."""
+    rng = random.Random(seed)
+    for _ in range(hands):
         hand = Hand(Rules(), [60] * 3, seed=rng.getrandbits(32))
         while hand.actor is not None:
             view = hand.view(hand.actor)
             x = bot.act(view)  # type: ignore[attr-defined]
-            assert copy.act(view) == x  # type: ignore[attr-defined]
+            assert twin.act(view) == x  # type: ignore[attr-defined]
             hand.apply(x)
 
 
@@ -109,14 +113,7 @@ def test_a_deep_copy_of_a_bot_is_independent_and_plays_the_same(bot: object) -> 
     mine, theirs = twin.__getstate__(), bot.__getstate__()  # type: ignore[attr-defined]
     assert mine.pop("rng").getstate() == theirs.pop("rng").getstate()
     assert mine == theirs
-    rng = random.Random(5)
-    for _ in range(30):
-        hand = Hand(Rules(), [60] * 3, seed=rng.getrandbits(32))
-        while hand.actor is not None:
-            view = hand.view(hand.actor)
-            x = bot.act(view)  # type: ignore[attr-defined]
-            assert twin.act(view) == x  # type: ignore[attr-defined]
-            hand.apply(x)
+    plays_the_same(bot, twin, seed=5, hands=30)
     twin.rng.random()  # type: ignore[attr-defined]
     assert twin.rng.getstate() != bot.rng.getstate()  # type: ignore[attr-defined]
 

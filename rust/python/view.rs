@@ -216,6 +216,20 @@ struct Entry<'py> {
     cards: Option<Vec<i64>>,
 }
 
+/// The history entry of a log entry: its kind, seat and amount (a new frozen dict, to
+/// which a count or cards may still be added).
+fn entry_dict<'py>(py: Python<'py>, sup: &Support, e: &Entry<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let d = sup.dict(py)?;
+    put(&d, intern!(py, "kind"), &e.kind)?;
+    if let Some(w) = e.who {
+        put_int(&d, intern!(py, "seat"), w as i64)?;
+    }
+    if !e.amount.is_none() {
+        put(&d, intern!(py, "amount"), &e.amount)?;
+    }
+    Ok(d)
+}
+
 fn entry<'py>(e: &Bound<'py, PyAny>) -> PyResult<Entry<'py>> {
     let t = e.cast::<PyTuple>()?;
     let who = t.get_item(1)?;
@@ -392,19 +406,12 @@ impl State {
             } else if kind != "begin_round" && kind != "begin_draw" {
                 every = true;
             }
-            let Some(cards) = e.cards else {
+            let Some(cards) = e.cards.as_deref() else {
                 // no cards: the same entry for every hand (shared)
                 let fe = match cache.get_item(&raw)? {
                     Some(fe) => fe,
                     None => {
-                        let d = sup.dict(py)?;
-                        put(&d, intern!(py, "kind"), &e.kind)?;
-                        if let Some(w) = e.who {
-                            put_int(&d, intern!(py, "seat"), w as i64)?;
-                        }
-                        if !e.amount.is_none() {
-                            put(&d, intern!(py, "amount"), &e.amount)?;
-                        }
+                        let d = entry_dict(py, sup, &e)?;
                         if cache.len() < sup.entries_max {
                             cache.set_item(&raw, &d)?;
                         }
@@ -414,14 +421,7 @@ impl State {
                 self.entries.push(fe.unbind());
                 continue;
             };
-            let d = sup.dict(py)?;
-            put(&d, intern!(py, "kind"), &e.kind)?;
-            if let Some(w) = e.who {
-                put_int(&d, intern!(py, "seat"), w as i64)?;
-            }
-            if !e.amount.is_none() {
-                put(&d, intern!(py, "amount"), &e.amount)?;
-            }
+            let d = entry_dict(py, sup, &e)?;
             let count_only = matches!(kind, "deal" | "discard" | "draw" | "burn");
             if count_only {
                 put_int(&d, intern!(py, "count"), cards.len() as i64)?;
@@ -435,11 +435,11 @@ impl State {
                             .collect::<Result<_, _>>()?;
                         self.drawn[w] = sup.list(py, &counts)?.unbind();
                     }
-                    self.take_own(py, sup, i, kind == "discard", w, &d, &cards)?;
+                    self.take_own(py, sup, i, kind == "discard", w, &d, cards)?;
                 }
             } else {
                 // "show": public
-                put(&d, intern!(py, "cards"), &sup.text(py, &cards)?)?;
+                put(&d, intern!(py, "cards"), &sup.text(py, cards)?)?;
                 self.entries.push(d.into_any().unbind());
             }
         }
