@@ -101,7 +101,7 @@ def legal_actions(st: HandState) -> Sequence[Action]:
         d._held = held = sorted(st._hands[s])
         d._pick = _PICK[len(held)]
         st._legal = d
-        st._legal_at = st._log[-1]
+        st._legal_at = len(st._log)
         return d
     mine = st._bet[s]
     x = st._stacks[s]
@@ -125,7 +125,7 @@ def legal_actions(st: HandState) -> Sequence[Action]:
     if acts is None:
         acts = _betting_actions(call_to, raise_to)
     st._legal = acts
-    st._legal_at = st._log[-1]
+    st._legal_at = len(st._log)
     return acts
 
 

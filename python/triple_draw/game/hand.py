@@ -599,7 +599,7 @@ class Hand(HandState):
         last, while nothing has happened since) and performed without checking its
         fields again; any other action is checked field by field."""
         try:
-            fresh = self._legal_at is self._log[-1]
+            fresh = self._legal_at == len(self._log)
         except AttributeError:  # legal_actions() not called on this object yet
             fresh = False
         if fresh and (seat is None or seat == self._actor):

@@ -156,15 +156,14 @@ class HandState:
     #: the :class:`HandResult`, built on first request
     _result: HandResult | None
 
-    # Not fields: what ``legal_actions`` last listed and at which decision (the last log
-    # entry then: every change of the state appends a new tuple to the log, so the last
-    # entry is the same object exactly while the state is the same), so that ``apply``
-    # recognises those very objects without checking them again. The concrete class
-    # adds the slots; a copy or a restored hand starts without them (like the view
-    # cache).
+    # Not fields: what ``legal_actions`` last listed and at which decision (the length of
+    # the log then: every change of the state appends an entry to the log, so the length
+    # is the same exactly while the state is the same), so that ``apply`` recognises
+    # those very objects without checking them again. The concrete class adds the slots;
+    # a copy or a restored hand starts without them (like the view cache).
     if TYPE_CHECKING:
         _legal: Sequence[Action]
-        _legal_at: LogEntry
+        _legal_at: int
 
     def copy_state_into(self, new: HandState) -> None:
         """Copy every field into ``new`` (lists one level deep, the deck copied)."""
