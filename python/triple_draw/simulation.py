@@ -441,10 +441,10 @@ def _play_chunk(
         round_bets = 0
         voluntary = False
         while True:
-            a = hand.actor
+            a = hand._actor
             if a is None:
                 break
-            in_draw = hand.in_draw
+            in_draw = hand._in_draw
             street = hand._street
             if in_draw != stage_draw or street != stage_street:
                 # a new betting round or draw: chips may have moved (uncalled chips
