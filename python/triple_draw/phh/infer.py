@@ -53,6 +53,8 @@ class Cards:
         self.slots: list[Slot] = []
         self._entries: dict[tuple[int, int], int | None] = {}
         self.mucked: list[list[Slot]] = []  # hands mucked at showdown
+        #: whether a card named later was put into an unknown slot (the history has ``??``)
+        self.revealed = False
         self._acts = acts
         # set by start(), for choosing the unknown cards
         self.busy: list[list[Slot]] = []
@@ -193,6 +195,7 @@ class Cards:
                     raise Bad(f"p{k + 1} {what} {CARD_TEXT[c]}, which he does not hold")
             raise Bad(f"p{k + 1} {what} {cards_text(rest)}, which he does not hold")
         for c, s in zip(rest, best, strict=True):
+            self.revealed = True
             s.card = c
             hold.remove(s)
             out.append(s)

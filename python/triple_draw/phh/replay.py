@@ -14,7 +14,7 @@ from triple_draw.game.state_io import card_partition
 from triple_draw.phh.actions import Act
 from triple_draw.phh.base import Bad, Locator, cards_text
 from triple_draw.phh.infer import Cards
-from triple_draw.phh.timing import Slot
+from triple_draw.phh.solve import Plan
 
 
 def replay(
@@ -30,20 +30,27 @@ def replay(
     finishing: list[int] | None,
     *,
     forced: dict[str, Any] | None = None,
+    plan: Plan | None = None,
 ) -> Hand:
+    """Replay the history with its cards: the named ones (``cards``), and where the
+    history has unknown cards those the solver chose (``plan``: every card, the burn cards
+    included)."""
     n = len(stacks_phh)
     pl = {seat: k for k, seat in enumerate(seat_of)}
     stacks = [0] * n
     hole: list[Any] = [None] * n
     for k, seat in enumerate(seat_of):
         stacks[seat] = stacks_phh[k]
-        if cards.deal[k]:
+        if plan is not None:
+            hole[seat] = plan.hole[k]
+        elif cards.deal[k]:
             hole[seat] = [s.card for s in cards.deal[k]]
     # Every card of the history is given (the unknown ones chosen by Cards.fill),
     # and the engine checks each one at the moment it is dealt, under the hand's own
     # rules - so the replay reshuffles where the original did.
     withhold = None
-    if rules.burn_cards and all(s.card is not None for s in cards.slots):
+    burns = None if plan is None else iter(plan.burns)
+    if plan is None and rules.burn_cards and all(s.card is not None for s in cards.slots):
         # every card is named: a burn card before the first reshuffle must not be one the
         # history deals from the first stub, so those are dealt only as given cards (a
         # card named only after the stub ran out was burned or thrown before)
@@ -93,19 +100,21 @@ def replay(
             if a.verb == "sd":
                 if not hand.in_draw:
                     raise wrong(f"p{k + 1} cannot draw: {_situation(hand, pl)}")
-                thrown = [s.card for s in cards.discards[a.i]]
-                r = cards.receive.get(a.i)
-                if r is not None and any(s.card is None for s in r):
-                    try:
-                        _choose_replacements(hand, cards, thrown, r)
-                    except Bad as e:
-                        raise fail(str(e)) from None
-                got = None if r is None else [s.card for s in r]
+                if plan is not None:
+                    thrown = plan.thrown[a.i]
+                    got = plan.received.get(a.i)
+                else:
+                    thrown = [s.card for s in cards.discards[a.i]]
+                    r = cards.receive.get(a.i)
+                    got = None if r is None else [s.card for s in r]
                 declared = _declared(hand)
                 if not declared:
                     draw_start = a.i
                 if rules.burn_cards and _deals_first(hand, rules, declared):
-                    burn = _burn_card(hand, cards, draw_start, thrown, rules)
+                    if burns is not None:
+                        burn = next(burns, None)
+                    else:
+                        burn = _burn_card(hand, cards, draw_start, thrown, rules)
                     hand.discard(thrown, receive=got, burn=burn)
                 else:
                     hand.discard(thrown, receive=got)
@@ -139,29 +148,6 @@ def replay(
                 f"which ends with {got}"
             )
     return hand
-
-
-def _choose_replacements(hand: Hand, cards: Cards, thrown: list[Any], r: list[Slot]) -> None:
-    """Choose the unknown replacements ``r`` of the actor's discard of ``thrown`` - and
-    with them every unknown card dealt from the same stub - among the cards the engine
-    could deal him."""
-    while True:
-        todo = [x for x, s in enumerate(r) if s.card is None]
-        if not todo:
-            return
-        first = todo[0]
-        given = [s.card for s in r]
-        stub = [c for c in hand.receivable(thrown, given[:first]) if c not in given]
-        if cards.timing.pokerstars:
-            # his own earlier discards in the stub are passed over for him, but the stub
-            # holds them for the others
-            stub += cards.own_in_stub(r[first])
-        cards.fill(r[first].epoch, stub, r[first].start)
-        if r[first].card is None:  # pragma: no cover - its epoch was misjudged
-            raise Bad(
-                "the unknown cards of this history cannot be dealt without a card being "
-                "in two places"
-            )
 
 
 def _declared(hand: Hand) -> int:
@@ -224,12 +210,6 @@ class OrderError(HistoryError):
     unknown cards are, so no other choice of them is tried."""
 
 
-class MuckWins(HistoryError):  # noqa: N818
-    def __init__(self, message: str, chosen: bool) -> None:
-        super().__init__(message)
-        self.chosen = chosen
-
-
 def _check_showdown(
     hand: Hand, shows: list[Act], seat_of: list[int], cards: Cards, loc: Locator
 ) -> None:
@@ -260,8 +240,7 @@ def _check_showdown(
         if a.verb == "muck":
             contested = any(seat in p.winners and len(p.eligible) > 1 for p in res.pots)
             if contested:
-                raise MuckWins(
+                raise HistoryError(
                     f"{loc.where(a.i, a.text)}: p{k + 1} mucks, but his hand wins a pot at the "
-                    "showdown: triple_draw has no voluntary muck of a winning hand",
-                    chosen=any(s.player == k and s.chosen for s in cards.slots),
+                    "showdown: triple_draw has no voluntary muck of a winning hand"
                 )
