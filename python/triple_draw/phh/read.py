@@ -5,8 +5,10 @@ unknown-card solver, :mod:`triple_draw.phh.infer`, then the replay,
 from __future__ import annotations
 
 import os
+import random
 import warnings
 from decimal import Decimal
+from collections.abc import Iterator
 from typing import Any
 
 from triple_draw.errors import HistoryError, RulesError
@@ -31,10 +33,20 @@ from triple_draw.phh.base import (
     short,
     whole,
 )
+from triple_draw.phh.actions import Act
 from triple_draw.phh.infer import Cards
-from triple_draw.phh.replay import OrderError, replay
-from triple_draw.phh.solve import Solver, named
-from triple_draw.phh.timing import find_reshuffles, find_serves
+from triple_draw.phh.solve import Plan, Solver, Unsolved, named
+from triple_draw.phh.replay import MuckWins, OrderError, replay
+from triple_draw.phh.timing import Serves, Timing, find_reshuffles, find_serves
+
+#: Choices of the unknown cards tried at most (a choice can get stuck: a card the history
+#: names later cannot be dealt then; or a hand mucked unseen would win the showdown).
+MAX_ATTEMPTS = 240
+#: "pokerstars": content-driven reshuffles chosen together at most.
+MAX_CROWDED = 2
+#: Deck orders tried for a history of a game with burn cards that reshuffles.
+BURN_ATTEMPTS = 24
+
 
 def loads(
     text: str,
@@ -286,34 +298,134 @@ def _load_one(
     acts = parse_actions(data["actions"], n, loc)
     core = _coremod.resolve_core(core)
     serves = find_serves(the_rules, stacks_phh, seat_of, button, acts, core, forced=forced)
-    pokerkit = the_rules.reshuffle == "pokerkit"
-    timing = find_reshuffles(serves, the_rules.reshuffle == "pokerstars", pool_all=pokerkit)
+    pokerstars = the_rules.reshuffle == "pokerstars"
+    timings = _timings(serves, pokerstars, pool_all=the_rules.reshuffle == "pokerkit")
+    timing = next(timings)
     cards = Cards(acts, n, loc, timing)
-    args = (the_rules, stacks_phh, seat_of, button, acts, cards, seed, core, loc, finishing)
-    hole, receive = named(acts, n)
-    if not cards.revealed and all(s.card is not None for s in cards.slots):
-        # every card named: the replay checks them; only burn cards (never named) after
-        # a reshuffle may need the solver
+    unknown = cards.revealed or any(s.card is None for s in cards.slots)
+    rng = random.Random(seed)
+    searched = False
+    first: HistoryError | None = None
+    # burn cards are never named: after a reshuffle the burn may take a card the history
+    # deals later from that stub; another deck order burns another card
+    burns = the_rules.burn_cards and bool(timing.reshuffles)
+    attempts = MAX_ATTEMPTS if unknown else BURN_ATTEMPTS if burns else 1
+    tried: list[Timing] = [timing]
+    for attempt in range(attempts):
+        if attempt == 1 and not searched:
+            # the first choice got stuck: search every choice (bounded)
+            searched = True
+            plan = _search(acts, n, the_rules, serves, where)
+            if plan is not None:
+                try:
+                    return replay(
+                        the_rules,
+                        stacks_phh,
+                        seat_of,
+                        button,
+                        acts,
+                        cards,
+                        seed,
+                        core,
+                        loc,
+                        finishing,
+                        forced=forced,
+                        plan=plan,
+                    )
+                except OrderError as e:
+                    raise HistoryError(str(e)) from None
+                except HistoryError as e:  # a hand mucked unseen wins with these cards
+                    first = e
+        # unknown cards: preferably ones the history never names; if the choice gets
+        # stuck (a card the history names later cannot be dealt then), or a hand mucked
+        # unseen would win, choose again - under "pokerstars" also where the stub runs
+        # out early (what is left of it is the served player's own discards)
+        if attempt:
+            timing = next(timings, None) or tried[attempt % len(tried)]
+            if timing not in tried:
+                tried.append(timing)
+            try:
+                cards = Cards(acts, n, loc, timing, random.Random(rng.random()))
+            except HistoryError as e:
+                first = first or e
+                continue
+        cards.start(rng, attempt)
         try:
-            return replay(*args, forced=forced)
-        except OrderError:
-            raise
-        except HistoryError:
-            if not (the_rules.burn_cards and timing.reshuffles):
+            cards.assign()
+        except Bad as e:
+            first = first or HistoryError(f"{where}{e}")
+            continue
+        try:
+            deck_seed = rng.randrange(1 << 63) if burns and attempt else seed
+            return replay(
+                the_rules,
+                stacks_phh,
+                seat_of,
+                button,
+                acts,
+                cards,
+                deck_seed,
+                core,
+                loc,
+                finishing,
+                forced=forced,
+            )
+        except MuckWins as e:
+            # the cards chosen for a hand mucked unseen would win: choose others
+            if not e.chosen:
+                raise HistoryError(str(e)) from None
+            first = first or e
+        except OrderError as e:  # no choice of cards changes it
+            raise HistoryError(str(e)) from None
+        except HistoryError as e:
+            if not unknown and not burns:
                 raise
+            first = first or e
+    assert first is not None
+    raise HistoryError(str(first)) from None
+
+
+def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, where: str) -> Plan | None:
+    """Every card of the history by the search (:mod:`triple_draw.phh.solve`); ``None``
+    if it needs more than its bound. Raises :class:`HistoryError` if no choice of the
+    unknown cards is consistent with the deal."""
+    hole, receive = named(acts, n)
     solver = Solver(
         acts,
         n,
         hole,
         receive,
         serves,
-        pokerstars=the_rules.reshuffle == "pokerstars",
-        pool_all=pokerkit,
+        pokerstars=rules.reshuffle == "pokerstars",
+        pool_all=rules.reshuffle == "pokerkit",
     )
     try:
-        plan = solver.solve()
+        return solver.solve()
+    except Unsolved:
+        return None
     except Bad as e:
         raise HistoryError(f"{where}{e}") from None
-    return replay(*args, forced=forced, plan=plan)
 
 
+def _timings(serves: Serves, pokerstars: bool, *, pool_all: bool = False) -> Iterator[Timing]:
+    """Where the stub may run out: the counts alone first; under "pokerstars" then with
+    one, then two, serves where what is left of the stub is the served player's own
+    discards (:func:`find_reshuffles`)."""
+    base = find_reshuffles(serves, pokerstars, pool_all=pool_all)
+    yield base
+    if not pokerstars:
+        return
+    level: list[dict[int, int]] = [{}]
+    for _ in range(MAX_CROWDED):
+        nxt: list[dict[int, int]] = []
+        for crowded in level:
+            t = base if not crowded else find_reshuffles(serves, True, crowded)
+            after = max(crowded, default=-1)
+            for decl, firsts in t.options:
+                if decl <= after:
+                    continue
+                for f in reversed(firsts):
+                    choice = {**crowded, decl: f}
+                    nxt.append(choice)
+                    yield find_reshuffles(serves, True, choice)
+        level = nxt

@@ -15,6 +15,7 @@ from triple_draw.phh.actions import Act
 from triple_draw.phh.base import Bad, Locator, cards_text
 from triple_draw.phh.infer import Cards
 from triple_draw.phh.solve import Plan
+from triple_draw.phh.timing import Slot
 
 
 def replay(
@@ -32,9 +33,8 @@ def replay(
     forced: dict[str, Any] | None = None,
     plan: Plan | None = None,
 ) -> Hand:
-    """Replay the history with its cards: the named ones (``cards``), and where the
-    history has unknown cards those the solver chose (``plan``: every card, the burn cards
-    included)."""
+    """Replay the history with its cards: the named ones and those chosen for its unknown
+    cards (``cards``), or every card the search chose (``plan``, burn cards included)."""
     n = len(stacks_phh)
     pl = {seat: k for k, seat in enumerate(seat_of)}
     stacks = [0] * n
@@ -100,12 +100,19 @@ def replay(
             if a.verb == "sd":
                 if not hand.in_draw:
                     raise wrong(f"p{k + 1} cannot draw: {_situation(hand, pl)}")
+                thrown: list[Any]
+                got: list[Any] | None
                 if plan is not None:
                     thrown = plan.thrown[a.i]
                     got = plan.received.get(a.i)
                 else:
                     thrown = [s.card for s in cards.discards[a.i]]
                     r = cards.receive.get(a.i)
+                    if r is not None and any(s.card is None for s in r):
+                        try:
+                            _choose_replacements(hand, cards, thrown, r)
+                        except Bad as e:
+                            raise fail(str(e)) from None
                     got = None if r is None else [s.card for s in r]
                 declared = _declared(hand)
                 if not declared:
@@ -148,6 +155,29 @@ def replay(
                 f"which ends with {got}"
             )
     return hand
+
+
+def _choose_replacements(hand: Hand, cards: Cards, thrown: list[Any], r: list[Slot]) -> None:
+    """Choose the unknown replacements ``r`` of the actor's discard of ``thrown`` - and
+    with them every unknown card dealt from the same stub - among the cards the engine
+    could deal him."""
+    while True:
+        todo = [x for x, s in enumerate(r) if s.card is None]
+        if not todo:
+            return
+        first = todo[0]
+        given = [s.card for s in r]
+        stub = [c for c in hand.receivable(thrown, given[:first]) if c not in given]
+        if cards.timing.pokerstars:
+            # his own earlier discards in the stub are passed over for him, but the stub
+            # holds them for the others
+            stub += cards.own_in_stub(r[first])
+        cards.fill(r[first].epoch, stub, r[first].start)
+        if r[first].card is None:  # pragma: no cover - its epoch was misjudged
+            raise Bad(
+                "the unknown cards of this history cannot be dealt without a card being "
+                "in two places"
+            )
 
 
 def _declared(hand: Hand) -> int:
@@ -210,6 +240,12 @@ class OrderError(HistoryError):
     unknown cards are, so no other choice of them is tried."""
 
 
+class MuckWins(HistoryError):  # noqa: N818
+    def __init__(self, message: str, chosen: bool) -> None:
+        super().__init__(message)
+        self.chosen = chosen
+
+
 def _check_showdown(
     hand: Hand, shows: list[Act], seat_of: list[int], cards: Cards, loc: Locator
 ) -> None:
@@ -240,7 +276,8 @@ def _check_showdown(
         if a.verb == "muck":
             contested = any(seat in p.winners and len(p.eligible) > 1 for p in res.pots)
             if contested:
-                raise HistoryError(
+                raise MuckWins(
                     f"{loc.where(a.i, a.text)}: p{k + 1} mucks, but his hand wins a pot at the "
-                    "showdown: triple_draw has no voluntary muck of a winning hand"
+                    "showdown: triple_draw has no voluntary muck of a winning hand",
+                    chosen=any(s.player == k and s.chosen for s in cards.slots),
                 )

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator
+from typing import Any
 
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.phh.actions import Act
@@ -34,7 +35,7 @@ from triple_draw.phh.timing import Serves
 
 #: The most positions the search visits before it refuses a history (the histories the
 #: package writes need a few hundred at most: docs: PHH).
-MAX_NODES = 20_000
+MAX_NODES = 4_000
 
 STUB = 0
 OUT = 1
@@ -46,6 +47,10 @@ BURN = "burn"
 DEAL = "deal"
 SERVED = "served"
 SHOW = "show"
+
+
+class Unsolved(Bad):
+    """The search needs more than :data:`MAX_NODES` positions."""
 
 
 class Plan:
@@ -61,6 +66,10 @@ class Plan:
         self.nodes = 0
 
 
+#: the choices made on the way to a position: (the previous ones, step, tokens moved)
+Rec = tuple[Any, int, tuple[int, ...]]
+
+
 class _State:
     __slots__ = ("ident", "loc", "mask", "rec", "tok")
 
@@ -70,7 +79,7 @@ class _State:
         ident: list[int],
         mask: list[int],
         tok: list[int],
-        rec: tuple[object, ...] | None,
+        rec: Rec | None,
     ) -> None:
         self.loc = loc  # per token: STUB, OUT, 2 + k (hand), 2 + n + k (table)
         self.ident = ident  # per token: the card, or -1 (a joker)
@@ -171,7 +180,7 @@ class Solver:
         req: dict[int, list[tuple[int, str, int]]] = {}
         self.exits: list[list[int]] = [[] for _ in range(self.n)]
         self.gets: list[list[int]] = [[] for _ in range(self.n)]
-        for j, (kind, k, _i, cards, count) in enumerate(self.steps):
+        for j, (kind, k, _i, cards, _count) in enumerate(self.steps):
             if kind == DEAL:
                 c = cards[0]
                 if c is None:
@@ -206,7 +215,7 @@ class Solver:
         stub = 52 - 5 * n
         out = 0
         table = [0] * n
-        for j, (kind, k, _i, _cards, count) in enumerate(self.steps):
+        for j, (kind, k, _i, _cards, _count) in enumerate(self.steps):
             if kind == FOLD:
                 out += 5
             elif kind == DISCARD:
@@ -259,8 +268,11 @@ class Solver:
                 if a & out:
                     b |= table
             elif kind_j == DISCARD:
+                hand = 1 << (2 + k)
+                if len(cards) == 5:  # he throws his whole hand
+                    b &= ~hand
                 if any(cd is None for cd in cards) and a & (1 << (2 + n + k)):
-                    b |= 1 << (2 + k)
+                    b |= hand
             elif kind_j in (DEAL, BURN):
                 if kind_j == BURN or cards[0] is None:
                     dest = out if kind_j == BURN else 1 << (2 + k)
@@ -337,9 +349,9 @@ class Solver:
                 continue
             nodes += 1
             if nodes > MAX_NODES:
-                raise Bad(
+                raise Unsolved(
                     f"the unknown cards of this history need more than {MAX_NODES} choices "
-                    "to be searched: refused"
+                    "to be searched"
                 )
             if j + 1 == len(steps):
                 return self._plan(child, nodes)
@@ -347,7 +359,7 @@ class Solver:
             if ck in failed:
                 continue
             stack.append((j + 1, self._expand(child, j + 1), ck))
-        step, why = self.deepest
+        _step, why = self.deepest
         raise Bad(why or "no choice of the unknown cards is consistent with the deal")
 
     def _key(self, st: _State, j: int) -> tuple[object, ...]:
@@ -376,6 +388,7 @@ class Solver:
         let go of the named cards he holds that he does not show."""
         loc = st.loc
         n = self.n
+        gather = self._gathers(st, j) if self.pokerstars else None
         for c, t in enumerate(st.tok):
             if t < 0:
                 continue
@@ -384,21 +397,132 @@ class Solver:
             where = loc[t]
             if steps is None or x == len(steps):
                 show = self.shows.get(where - 2) if 2 <= where < 2 + n else None
-                if show is not None and show > j and not self._between(
-                    self.exits[where - 2], j, show
+                if (
+                    show is not None
+                    and show > j
+                    and not self._between(self.exits[where - 2], j, show)
                 ):
-                    self._fail(j, f"{self._where(j)}p{where - 1} cannot hold {CARD_TEXT[c]} "
-                               "at the showdown")
+                    self._fail(
+                        j,
+                        f"{self._where(j)}p{where - 1} cannot hold {CARD_TEXT[c]} at the showdown",
+                    )
                     return False
                 continue
+            if gather is not None and not self._forward(gather, j, where, self.req[c][x]):
+                self._fail(
+                    j, f"{self._where(j)}{CARD_TEXT[c]} cannot get where the history names it next"
+                )
+                return False
             if not self._allowed(c, x)[j + 1] >> where & 1:
                 _at, kind, p = self.req[c][x]
-                what = "be in the stub when the history deals it" if kind == "deal" else (
-                    f"reach p{p + 1}"
+                what = (
+                    "be in the stub when the history deals it"
+                    if kind == "deal"
+                    else (f"reach p{p + 1}")
                 )
                 self._fail(j, f"{self._where(j)}{CARD_TEXT[c]} cannot {what}")
                 return False
         return True
+
+    def _gathers(self, st: _State, j: int) -> list[int]:
+        """Under "pokerstars", from this position: per step after ``j``, 2 where a new stub
+        surely forms (the stub holds fewer cards than the draw needs, or none), 1 where
+        it may (it may hold nothing but the served player's own discards; the counts are
+        not known past such a step), 0 where it cannot."""
+        n = self.n
+        loc = st.loc
+        mask = st.mask
+        stub = out = 0
+        table = [0] * n
+        hand = [0] * n
+        mine = [0] * n  # at most this many of a player's own discards in the stub
+        every = [0] * n  # the cards a player threw
+        for t in range(52):
+            w = loc[t]
+            if w == STUB:
+                stub += 1
+            elif w == OUT:
+                out += 1
+            elif w < 2 + n:
+                hand[w - 2] += 1
+            else:
+                table[w - 2 - n] += 1
+            m = mask[t]
+            k = 0
+            while m:
+                if m & 1:
+                    mine[k] += w == STUB
+                    every[k] += 1
+                m >>= 1
+                k += 1
+        steps = self.steps
+        g = [0] * (len(steps) + 1)
+        for d in range(j + 1, len(steps)):
+            kind, k, _i, cards, x = steps[d]
+            if kind == FOLD:
+                out += hand[k]
+                hand[k] = 0
+            elif kind == DISCARD:
+                hand[k] -= len(cards)
+                table[k] += len(cards)
+            elif kind == SERVED:
+                out += table[k]
+                table[k] = 0
+            elif kind in (DEAL, BURN):
+                if not stub or (kind == DEAL and x == 0 and self.size[d] > stub):
+                    g[d] = 2
+                    stub += out
+                    out = 0
+                    mine = every
+                elif kind == DEAL and out and stub <= mine[k]:
+                    for e in range(d, len(steps)):
+                        g[e] = 1
+                    return g
+                stub -= 1
+                if kind == BURN:
+                    out += 1
+                else:
+                    hand[k] += 1
+        return g
+
+    def _forward(self, g: list[int], j: int, where: int, req: tuple[int, str, int]) -> bool:
+        """Under "pokerstars": whether a card at ``where`` after step ``j`` can get to where
+        ``req`` names it (on its own), with new stubs only where ``g`` allows them."""
+        n = self.n
+        at, kind, p = req
+        a = 1 << where
+        stub, out = 1 << STUB, 1 << OUT
+        steps = self.steps
+        for d in range(j + 1, at + 1):
+            kind_d, k, _i, cards, _x = steps[d]
+            if kind_d in (DEAL, BURN):
+                if g[d] == 2 and a & out:
+                    a = (a & ~out) | stub
+                elif g[d] == 1 and a & out:
+                    a |= stub
+                if d == at:
+                    break
+                if a & stub and (kind_d == BURN or cards[0] is None):
+                    a |= out if kind_d == BURN else 1 << (2 + k)
+            elif d == at:
+                break
+            elif kind_d == FOLD:
+                hand = 1 << (2 + k)
+                if a & hand:
+                    a = (a & ~hand) | out
+            elif kind_d == SERVED:
+                table = 1 << (2 + n + k)
+                if a & table:
+                    a = (a & ~table) | out
+            elif kind_d == DISCARD:
+                hand = 1 << (2 + k)
+                if a & hand and any(cd is None for cd in cards):
+                    a |= 1 << (2 + n + k)
+                if len(cards) == 5:
+                    a &= ~hand
+        if kind == "hold":
+            return bool(a >> (2 + p) & 1)
+        return bool(a & stub)
 
     def _cls(self, st: _State, t: int, j: int) -> tuple[int, int]:
         c = st.ident[t]
@@ -418,7 +542,7 @@ class Solver:
         return out
 
     def _expand(self, st: _State, j: int) -> Iterator[_State]:
-        kind, k, i, cards, count = self.steps[j]
+        kind, k, _i, cards, count = self.steps[j]
         n = self.n
         if kind == FOLD:
             s = st.copy()
@@ -488,12 +612,18 @@ class Solver:
             t = s.tok[card]
             if t >= 0:
                 if loc[t] != STUB:
-                    self._fail(j, f"{self._where(j)}p{k + 1} cannot receive {CARD_TEXT[card]}: "
-                               "it is not in the stub then")
+                    self._fail(
+                        j,
+                        f"{self._where(j)}p{k + 1} cannot receive {CARD_TEXT[card]}: "
+                        "it is not in the stub then",
+                    )
                     return
                 if others and s.mask[t] & bit:
-                    self._fail(j, f"{self._where(j)}p{k + 1} cannot receive {CARD_TEXT[card]}: "
-                               "he threw it earlier in this hand")
+                    self._fail(
+                        j,
+                        f"{self._where(j)}p{k + 1} cannot receive {CARD_TEXT[card]}: "
+                        "he threw it earlier in this hand",
+                    )
                     return
                 c = s
                 c.loc[t] = 2 + k
@@ -502,7 +632,7 @@ class Solver:
                     yield c
                 return
             # one of the jokers in the stub is this card
-            jokers = {}
+            jokers: dict[int, int] = {}
             for t in range(52):
                 if loc[t] == STUB and s.ident[t] < 0:
                     mk = s.mask[t]
@@ -510,8 +640,11 @@ class Solver:
                         continue
                     jokers.setdefault(mk, t)
             if not jokers:
-                self._fail(j, f"{self._where(j)}p{k + 1} cannot receive {CARD_TEXT[card]}: "
-                           "it cannot be in the stub then")
+                self._fail(
+                    j,
+                    f"{self._where(j)}p{k + 1} cannot receive {CARD_TEXT[card]}: "
+                    "it cannot be in the stub then",
+                )
             for t in jokers.values():
                 c = s.copy()
                 c.ident[t] = card
@@ -539,6 +672,7 @@ class Solver:
         before then (if he can throw it in time); any other card; a card the history
         deals later from this stub (kept there) last."""
         ranked: list[tuple[int, int, int]] = []
+        keep = self._gather_wanted(st, j) if self.pokerstars else 0
         for (c, mk), t in classes.items():
             rank = 2
             if c >= 0:
@@ -548,19 +682,46 @@ class Solver:
                 if kind == "hold" and p == k:
                     rank = 0
                 elif kind == "hold":
+                    # through a hand that throws it; "pokerstars" rather keeps it in the
+                    # stub (its new stubs keep the rest of the old one)
                     rank = 1 if k >= 0 and self._between(self.exits[k], j, at) else 4
+                    if self.pokerstars:
+                        rank = 3
                 elif k < 0 or self._between(self.exits[k], j, at):
                     rank = 1 if self._runs_out(st, j, at) else 3
                 else:
                     rank = 4
-            elif c == -2:
-                rank = 2
-            ranked.append((rank, bin(mk).count("1"), t))
+            if c < 0 and mk & keep:
+                rank = 3  # left in the stub for a new stub to form early
+            # the cards most players threw first: fewer players find the stub holding
+            # only their own discards later
+            ranked.append((rank, -bin(mk).count("1"), t))
         ranked.sort()
         return [t for _r, _b, t in ranked]
 
+    def _gather_wanted(self, st: _State, j: int) -> int:
+        """Under "pokerstars": the player (a bit) for whom the stub should hold nothing but his
+        own discards when he is served next - a new stub then forms early - because a
+        card out of play is needed before the stub runs out by the counts; else 0."""
+        g = self._gathers(st, j)
+        first = next((d for d in range(j + 1, len(self.steps)) if g[d] == 1), None)
+        if first is None:
+            return 0
+        sure = [x if x == 2 else 0 for x in g]
+        n = self.n
+        for c, t in enumerate(st.tok):
+            if t < 0 or not (st.loc[t] == OUT or st.loc[t] >= 2 + n):
+                continue
+            r = self._next_req(c, j)
+            if r is not None and r[0] > first and not self._forward(sure, j, st.loc[t], r):
+                return 1 << self.steps[first][1]
+        return 0
+
     def _runs_out(self, st: _State, j: int, at: int) -> bool:
-        """Whether the stub may run out between steps ``j`` and ``at`` (by the counts)."""
+        """Whether the stub may run out between steps ``j`` and ``at`` (by the counts;
+        never under "pokerstars", whose new stubs keep what is left of the old one)."""
+        if self.pokerstars:
+            return False
         return self.cum[at] - self.cum[j + 1] >= self._stub_count(st) - 1
 
     def _discard(
@@ -577,8 +738,11 @@ class Solver:
             t = base.tok[c]
             if t >= 0:
                 if base.loc[t] != 2 + k:
-                    self._fail(j, f"{self._where(j)}p{k + 1} discards {CARD_TEXT[c]}, "
-                               "which he cannot hold then")
+                    self._fail(
+                        j,
+                        f"{self._where(j)}p{k + 1} discards {CARD_TEXT[c]}, "
+                        "which he cannot hold then",
+                    )
                     return
                 thrown.append(t)
         named = [c for c in cards if c is not None and base.tok[c] < 0]
@@ -603,8 +767,10 @@ class Solver:
                 if base.loc[t] == 2 + k and base.ident[t] < 0 and t not in thrown:
                     jokers.setdefault(base.mask[t], t)
             if not jokers:
-                self._fail(j, f"{self._where(j)}p{k + 1} discards {CARD_TEXT[c]}, "
-                           "which he cannot hold then")
+                self._fail(
+                    j,
+                    f"{self._where(j)}p{k + 1} discards {CARD_TEXT[c]}, which he cannot hold then",
+                )
             for t in jokers.values():
                 s = base.copy()
                 s.ident[t] = c
@@ -644,9 +810,7 @@ class Solver:
             return 3  # he shows or throws it later
         return 0  # it is needed elsewhere
 
-    def _show(
-        self, st: _State, j: int, k: int, cards: tuple[int | None, ...]
-    ) -> Iterator[_State]:
+    def _show(self, st: _State, j: int, k: int, cards: tuple[int | None, ...]) -> Iterator[_State]:
         s = st.copy()
         for c in cards:
             if c is None:
@@ -654,14 +818,17 @@ class Solver:
             t = s.tok[c]
             if t >= 0:
                 if s.loc[t] != 2 + k:
-                    self._fail(j, f"{self._where(j)}p{k + 1} shows {CARD_TEXT[c]}, "
-                               "which he cannot hold then")
+                    self._fail(
+                        j,
+                        f"{self._where(j)}p{k + 1} shows {CARD_TEXT[c]}, which he cannot hold then",
+                    )
                     return
                 continue
             t = next((t for t in range(52) if s.loc[t] == 2 + k and s.ident[t] < 0), -1)
             if t < 0:
-                self._fail(j, f"{self._where(j)}p{k + 1} shows {CARD_TEXT[c]}, "
-                           "which he cannot hold then")
+                self._fail(
+                    j, f"{self._where(j)}p{k + 1} shows {CARD_TEXT[c]}, which he cannot hold then"
+                )
                 return
             s.ident[t] = c
             s.tok[c] = t
@@ -697,10 +864,10 @@ class Solver:
             hole_tok.append(list(range(t, t + len(self.hole[k]))))
             t += len(self.hole[k])
         plan.hole = [[ident[t] for t in toks] for toks in hole_tok]
-        recs = []
+        recs: list[tuple[int, tuple[int, ...]]] = []
         rec = st.rec
         while rec is not None:
-            prev, j, toks = rec  # type: ignore[misc]
+            prev, j, toks = rec
             recs.append((j, toks))
             rec = prev
         recs.reverse()
