@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from itertools import permutations
 
 from triple_draw.errors import HistoryError
-from triple_draw.game.cards import CARD_TEXT
 from triple_draw.phh.actions import Act
 from triple_draw.phh.base import Bad, Locator, cards_text
 from triple_draw.phh.timing import NEVER, Slot, Timing
@@ -189,11 +188,11 @@ class Cards:
                 if best_key is None or key > best_key:
                     best, best_key = placing, key
         if best is None:
-            for c in rest:  # name a card that fits nowhere
-                prev = last[c]
-                if not any(prev is None or s.start >= prev.end for s in free):
-                    raise Bad(f"p{k + 1} {what} {CARD_TEXT[c]}, which he does not hold")
-            raise Bad(f"p{k + 1} {what} {cards_text(rest)}, which he does not hold")
+            if len(free) < len(rest):
+                raise Bad(f"p{k + 1} {what} {cards_text(rest)}, which he does not hold")
+            # no place fits the times of the cards placed so far (themselves a choice):
+            # the search (phh.solve) decides whether some choice fits
+            best = tuple(free[: len(rest)])
         for c, s in zip(rest, best, strict=True):
             self.revealed = True
             s.card = c

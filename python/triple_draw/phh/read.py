@@ -315,7 +315,7 @@ def _load_one(
         if attempt == 1 and not searched:
             # the first choice got stuck: search every choice (bounded)
             searched = True
-            plan = _search(acts, n, the_rules, serves, where)
+            plan = _search(acts, n, the_rules, serves, loc)
             if plan is not None:
                 try:
                     return replay(
@@ -385,7 +385,7 @@ def _load_one(
     raise HistoryError(str(first)) from None
 
 
-def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, where: str) -> Plan | None:
+def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator) -> Plan | None:
     """Every card of the history by the search (:mod:`triple_draw.phh.solve`); ``None``
     if it needs more than its bound. Raises :class:`HistoryError` if no choice of the
     unknown cards is consistent with the deal."""
@@ -398,13 +398,14 @@ def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, where: str) -
         serves,
         pokerstars=rules.reshuffle == "pokerstars",
         pool_all=rules.reshuffle == "pokerkit",
+        loc=loc,
     )
     try:
         return solver.solve()
     except Unsolved:
         return None
     except Bad as e:
-        raise HistoryError(f"{where}{e}") from None
+        raise HistoryError(f"{loc.prefix()}{e}") from None
 
 
 def _timings(serves: Serves, pokerstars: bool, *, pool_all: bool = False) -> Iterator[Timing]:

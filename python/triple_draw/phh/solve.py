@@ -30,7 +30,7 @@ from typing import Any
 
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.phh.actions import Act
-from triple_draw.phh.base import Bad
+from triple_draw.phh.base import Bad, Locator
 from triple_draw.phh.timing import Serves
 
 #: The most positions the search visits before it refuses a history (the histories the
@@ -125,8 +125,10 @@ class Solver:
         *,
         pokerstars: bool,
         pool_all: bool,
+        loc: Locator | None = None,
     ) -> None:
         self.n = n
+        self.loc = loc
         self.pokerstars = pokerstars
         self.pool_all = pool_all
         self.hole = hole
@@ -380,7 +382,9 @@ class Solver:
     def _where(self, j: int) -> str:
         i = self.steps[j][2]
         a = self.acts.get(i)
-        return "" if a is None else f"action {a.i + 1} {a.text!r}: "
+        if a is None:
+            return ""
+        return f"{self.loc.where(a.i, a.text)}: " if self.loc else f"action {a.i + 1}: "
 
     def _viable(self, st: _State, j: int) -> bool:
         """Every card the history names later can still get where it is named (each on
