@@ -172,6 +172,12 @@ class Solver:
             for a in acts:
                 if a.verb == "show" and a.cards is not None:
                     steps.append((SHOW, a.player, a.i, tuple(a.cards), 0))
+        #: per step, the players dealt cards from there on (who threw a card matters only
+        #: to them)
+        self.drawing = [0] * (len(steps) + 1)
+        for j in range(len(steps) - 1, -1, -1):
+            kind, k = steps[j][0], steps[j][1]
+            self.drawing[j] = self.drawing[j + 1] | (1 << k if kind == DEAL else 0)
         #: per step, how many cards are dealt (burns included) before it
         self.cum = [0]
         for st in steps:
@@ -371,7 +377,7 @@ class Solver:
             c = ident[t]
             if c >= 0 and self._next_req(c, j - 1) is None:
                 c = -2  # never named again: like any other such card
-            cls.append((st.loc[t], c, st.mask[t]))
+            cls.append((st.loc[t], c, st.mask[t] & self.drawing[j]))
         cls.sort()
         return (j, *cls)
 
@@ -532,7 +538,7 @@ class Solver:
         c = st.ident[t]
         if c >= 0 and self._next_req(c, j) is None:
             c = -2
-        return (c, st.mask[t])
+        return (c, st.mask[t] & self.drawing[j])
 
     def _classes(self, st: _State, where: int, j: int) -> dict[tuple[int, int], int]:
         """The tokens at ``where``, one per class (the lowest)."""
