@@ -33,9 +33,9 @@ from triple_draw.phh.actions import Act
 from triple_draw.phh.base import Bad, Locator
 from triple_draw.phh.timing import Serves
 
-#: The most positions the search visits before it refuses a history (the histories the
-#: package writes need a few hundred at most: docs: PHH).
-MAX_NODES = 4_000
+#: The most positions the search visits before it gives up (at most about 0.6 s for an
+#: 8-player "pokerstars" hand, 0.15 s under the other rules: docs: PHH).
+MAX_NODES = 6_000
 
 STUB = 0
 OUT = 1
@@ -205,6 +205,10 @@ class Solver:
                 self.exits[k].append(j)
         self.req = req
         self.req_steps = {c: [j for j, _, _ in r] for c, r in req.items()}
+        #: per card, the last step that names it (-1: none)
+        self.last_req = [-1] * 52
+        for c, r in req.items():
+            self.last_req[c] = r[-1][0]
         #: per player, the step where he shows five named cards (his whole hand)
         self.shows: dict[int, int] = {}
         for j, (kind, k, _i, cards, _count) in enumerate(self.steps):
@@ -341,11 +345,11 @@ class Solver:
         root = _State(loc, ident, [0] * 52, tok, None)
         steps = self.steps
         nodes = 0
-        failed: set[tuple[object, ...]] = set()
+        failed: set[tuple[int, ...]] = set()
         self.deepest = (-1, "")
         if not steps:
             return self._plan(root, 0)
-        stack: list[tuple[int, Iterator[_State], tuple[object, ...]]] = [
+        stack: list[tuple[int, Iterator[_State], tuple[int, ...]]] = [
             (0, self._expand(root, 0), ())
         ]
         while stack:
@@ -370,16 +374,21 @@ class Solver:
         _step, why = self.deepest
         raise Bad(why or "no choice of the unknown cards is consistent with the deal")
 
-    def _key(self, st: _State, j: int) -> tuple[object, ...]:
-        ident = st.ident
+    def _key(self, st: _State, j: int) -> tuple[int, ...]:
+        """The position before step ``j``, the same for positions that differ only in
+        cards no later step tells apart."""
+        last = self.last_req
+        drawing = self.drawing[j]
+        mask = st.mask
+        loc = st.loc
         cls = []
-        for t in range(52):
-            c = ident[t]
-            if c >= 0 and self._next_req(c, j - 1) is None:
+        for t, c in enumerate(st.ident):
+            if c >= 0 and last[c] < j:
                 c = -2  # never named again: like any other such card
-            cls.append((st.loc[t], c, st.mask[t] & self.drawing[j]))
+            cls.append((loc[t] << 16) | ((c + 2) << 8) | (mask[t] & drawing))
         cls.sort()
-        return (j, *cls)
+        cls.append(j)
+        return tuple(cls)
 
     def _fail(self, j: int, why: str) -> None:
         if j > self.deepest[0]:
@@ -398,7 +407,7 @@ class Solver:
         let go of the named cards he holds that he does not show."""
         loc = st.loc
         n = self.n
-        gather = self._gathers(st, j) if self.pokerstars else None
+        gather: list[int] | None = None
         for c, t in enumerate(st.tok):
             if t < 0:
                 continue
@@ -418,13 +427,9 @@ class Solver:
                     )
                     return False
                 continue
-            if gather is not None and not self._forward(gather, j, where, self.req[c][x]):
-                self._fail(
-                    j, f"{self._where(j)}{CARD_TEXT[c]} cannot get where the history names it next"
-                )
-                return False
+            req = self.req[c][x]
             if not self._allowed(c, x)[j + 1] >> where & 1:
-                _at, kind, p = self.req[c][x]
+                _at, kind, p = req
                 what = (
                     "be in the stub when the history deals it"
                     if kind == "deal"
@@ -432,6 +437,17 @@ class Solver:
                 )
                 self._fail(j, f"{self._where(j)}{CARD_TEXT[c]} cannot {what}")
                 return False
+            if self.pokerstars and where != (STUB if req[1] == "deal" else 2 + req[2]):
+                # on its way: when new stubs can form depends on this position
+                if gather is None:
+                    gather = self._gathers(st, j)
+                if not self._forward(gather, j, where, req):
+                    self._fail(
+                        j,
+                        f"{self._where(j)}{CARD_TEXT[c]} cannot get where the history "
+                        "names it next",
+                    )
+                    return False
         return True
 
     def _gathers(self, st: _State, j: int) -> list[int]:
@@ -536,7 +552,7 @@ class Solver:
 
     def _cls(self, st: _State, t: int, j: int) -> tuple[int, int]:
         c = st.ident[t]
-        if c >= 0 and self._next_req(c, j) is None:
+        if c >= 0 and self.last_req[c] <= j:
             c = -2
         return (c, st.mask[t] & self.drawing[j])
 
