@@ -42,8 +42,8 @@ from triple_draw.phh.timing import Serves, Timing, find_reshuffles, find_serves
 #: Random choices of the unknown cards tried at most when the first choice got stuck and
 #: the search (phh.solve, bounded by its MAX_NODES) did not finish: a random choice can
 #: get stuck (a card the history names later cannot be dealt then; or a hand mucked
-#: unseen would win the showdown). Over 728 heavy views none needed more than 65.
-MAX_ATTEMPTS = 72
+#: unseen would win the showdown). Some "pokerstars" views need over 200.
+MAX_ATTEMPTS = 240
 #: "pokerstars": content-driven reshuffles chosen together at most.
 MAX_CROWDED = 2
 #: Deck orders tried for a history of a game with burn cards that reshuffles.
