@@ -33,9 +33,12 @@ from triple_draw.phh.actions import Act
 from triple_draw.phh.base import Bad, Locator
 from triple_draw.phh.timing import Serves
 
-#: The most positions the search visits before it gives up (at most about 0.6 s for an
-#: 8-player "pokerstars" hand, 0.15 s under the other rules: docs: PHH).
-MAX_NODES = 6_000
+#: The work of the search before it gives up, in positions visited: each costs 1, under
+#: "pokerstars" 6 (its checks of when new stubs can form are dearer); about 1 s for an
+#: 8-player hand (docs: PHH).
+MAX_NODES = 36_000
+#: The cost of a position under "pokerstars".
+POKERSTARS_COST = 6
 
 STUB = 0
 OUT = 1
@@ -345,6 +348,7 @@ class Solver:
         root = _State(loc, ident, [0] * 52, tok, None)
         steps = self.steps
         nodes = 0
+        cost = POKERSTARS_COST if self.pokerstars else 1
         failed: set[tuple[int, ...]] = set()
         self.deepest = (-1, "")
         if not steps:
@@ -359,7 +363,7 @@ class Solver:
                 stack.pop()
                 failed.add(key)
                 continue
-            nodes += 1
+            nodes += cost
             if nodes > MAX_NODES:
                 raise Unsolved(
                     f"the unknown cards of this history need more than {MAX_NODES} choices "
