@@ -317,7 +317,14 @@ def _load_one(
         if attempt == 1 and not searched:
             # the first choice got stuck: search every choice (bounded)
             searched = True
-            plan = _search(acts, n, the_rules, serves, loc)
+            try:
+                plan = _search(acts, n, the_rules, serves, loc)
+            except HistoryError:
+                if unknown or first is None:
+                    raise
+                # every card is named (only burn cards were a choice): the replay's own
+                # reason names the card and why the deal cannot give it
+                raise HistoryError(str(first)) from None
             if plan is not None:
                 try:
                     return replay(

@@ -103,6 +103,8 @@ def replay(
                 thrown: list[Any]
                 got: list[Any] | None
                 if plan is not None:
+                    if a.i not in plan.thrown:  # pragma: no cover - the search follows every draw
+                        raise fail("this draw is not in the order the engine serves the draws")
                     thrown = plan.thrown[a.i]
                     got = plan.received.get(a.i)
                 else:
