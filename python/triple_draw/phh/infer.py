@@ -1,4 +1,5 @@
-"""The unknown-card solver: who held which card when, and cards for every ``??``.
+"""The quick choice of the unknown cards: who held which card when, and cards for every
+``??`` (if it gets stuck, the loader searches: :mod:`triple_draw.phh.solve`).
 
 Pass 1 of loading a history (:class:`Cards`) reads the actions into holdings of
 :class:`~triple_draw.phh.timing.Slot`\\ s; the unknown ones are then resolved from later

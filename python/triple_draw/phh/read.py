@@ -1,5 +1,6 @@
 """Reading PHH: the TOML text, the fields, and the two passes of loading a hand (the
-unknown-card solver, :mod:`triple_draw.phh.infer`, then the replay,
+cards - a quick choice of the unknown ones, :mod:`triple_draw.phh.infer`, and if it gets
+stuck the search, :mod:`triple_draw.phh.solve` - then the replay,
 :mod:`triple_draw.phh.replay`)."""
 
 from __future__ import annotations

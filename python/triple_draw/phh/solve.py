@@ -1,5 +1,6 @@
-"""The unknown-card solver: a card for every ``??`` of a history, such that the deal could
-have given every card at its moment under the hand's rules.
+"""The search for the unknown cards: a card for every ``??`` of a history, such that the
+deal could have given every card at its moment under the hand's rules (the loader runs it
+when its quick choice, :mod:`triple_draw.phh.infer`, gets stuck).
 
 The solver follows the 52 physical cards through the hand, in the order the engine serves
 the draws (:func:`triple_draw.phh.timing.find_serves`): each card is in the stub, in a
@@ -17,9 +18,14 @@ that no later line of the history tells apart (jokers, and named cards the histo
 names again, with the same players having thrown them) are one choice, and a position
 (the step and where every card is) that failed once is not searched again. Before a
 choice is taken it is checked that every card the history names later can still get
-there (a card needed in a player's hand later needs a draw of his to get there; a card
-the history deals later, held by a player, needs a discard of his to leave). The search
-visits at most :data:`MAX_NODES` positions; a history that needs more is refused.
+there, on its own (:meth:`Solver._allowed`; under "pokerstars", where new stubs can
+form depends on the position: :meth:`Solver._forward`), and that a player who shows his
+whole hand later can let go of the named cards he will not show.
+
+Every check is a necessary condition, so a search that runs out of choices proves that no
+choice of the unknown cards fits (:class:`Bad`, naming where the deepest choice failed).
+The search's work is bounded by :data:`MAX_NODES`; past it, :class:`Unsolved` - not a
+proof.
 """
 
 from __future__ import annotations
@@ -53,7 +59,7 @@ SHOW = "show"
 
 
 class Unsolved(Bad):
-    """The search needs more than :data:`MAX_NODES` positions."""
+    """The search needs more work than :data:`MAX_NODES`."""
 
 
 class Plan:
