@@ -78,12 +78,23 @@ def _hole_cards(h: Hand) -> list[tuple[int, ...]]:
     return [h.hole_ids(s) for s in range(h.n_players)]
 
 
-def test_the_same_text_loads_to_the_same_cards() -> None:
-    # the choice of the unknown cards depends on the text only, not on the seed
+def test_the_search_chooses_the_same_cards_whatever_the_seed(monkeypatch) -> None:
+    # the quick first choice is seeded; the search depends on the text only
+    from triple_draw.phh import read
+
+    searched = []
+    search = read._search
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        searched.append(search(*args, **kwargs))
+        return searched[-1]
+
+    monkeypatch.setattr(read, "_search", spy)
     h = draw_heavy_hand(Rules(max_players=8), 8, 1)
     text = phh.dumps(h, viewer=7)
     first = phh.loads(text, seed=1)
     again = phh.loads(text, seed=2)
+    assert len(searched) == 2 and None not in searched  # the first choice got stuck twice
     assert _hole_cards(first) == _hole_cards(again)
     assert [e.cards for e in first.history] == [e.cards for e in again.history]
 
