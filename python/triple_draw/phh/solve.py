@@ -140,6 +140,10 @@ class Solver:
         self.loc = loc
         self.pokerstars = pokerstars
         self.pool_all = pool_all
+        #: the order of the choices: a card a player shows later is rather kept in the
+        #: stub than sent through a hand that throws it (the second order tried under
+        #: "pokerstars", whose new stubs keep what is left of the old one)
+        self.keep_in_stub = False
         self.hole = hole
         self.acts = {a.i: a for a in acts}
         self.steps: list[tuple[str, int, int, tuple[int | None, ...], int]] = []
@@ -338,6 +342,18 @@ class Solver:
     # .. the search ..
 
     def solve(self) -> Plan:
+        """Every card of the history. Under "pokerstars" two orders of the choices share
+        the bound: the order does not change what a search that runs out of choices
+        proves, only how soon a search finds cards that fit."""
+        if not self.pokerstars:
+            return self._search(MAX_NODES)
+        try:
+            return self._search(MAX_NODES // 2)
+        except Unsolved:
+            self.keep_in_stub = True
+            return self._search(MAX_NODES - MAX_NODES // 2)
+
+    def _search(self, bound: int) -> Plan:
         n = self.n
         loc: list[int] = []
         ident: list[int] = []
@@ -370,7 +386,7 @@ class Solver:
                 failed.add(key)
                 continue
             nodes += cost
-            if nodes > MAX_NODES:
+            if nodes > bound:
                 raise Unsolved(
                     f"the unknown cards of this history need more than {MAX_NODES} choices "
                     "to be searched"
@@ -721,7 +737,7 @@ class Solver:
                     # through a hand that throws it; "pokerstars" rather keeps it in the
                     # stub (its new stubs keep the rest of the old one)
                     rank = 1 if k >= 0 and self._between(self.exits[k], j, at) else 4
-                    if self.pokerstars:
+                    if self.keep_in_stub:
                         rank = 3
                 elif k < 0 or self._between(self.exits[k], j, at):
                     rank = 1 if self._runs_out(st, j, at) else 3
