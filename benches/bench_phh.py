@@ -1,6 +1,7 @@
 """Benchmark of loading PHH: ordinary 6-max hands written with every card, the same hands
-as one player's view (other players' cards ``??``, chosen by the solver), and views of
-heavy-drawing 7-player hands with several reshuffles.
+as one player's view (other players' cards ``??``, chosen by the solver), views of
+heavy-drawing 7-player hands with several reshuffles, and views of heavy-drawing 8-player
+hands with burn cards and the "pokerkit" reshuffle (where the search runs most).
 
     pytest benches/bench_phh.py                  # pytest-benchmark
     python benches/bench_phh.py                  # plain perf_counter loop, ms per hand
@@ -36,10 +37,14 @@ def _play(rules: Rules, n: int, seed: int, heavy: float) -> Hand:
 def texts(kind: str) -> list[str]:
     """``full``: 6-max hands with every card; ``view``: the same, seat 0's view;
     ``heavy``: seat 0's view of 7-player hands drawing five cards most of the time,
-    half under each reshuffle rule."""
+    half under each reshuffle rule; ``search``: seat 0's view of such 8-player hands
+    under ``Rules.pokerkit``-like rules (burn cards, the "pokerkit" reshuffle)."""
     out = []
-    for seed in range(1, N_HEAVY + 1) if kind == "heavy" else range(N_HANDS):
-        if kind == "heavy":
+    for seed in range(1, N_HEAVY + 1) if kind in ("heavy", "search") else range(N_HANDS):
+        if kind == "search":
+            rules = Rules(max_players=8, reshuffle="pokerkit", burn_cards=True)
+            h = _play(rules, 8, seed, 0.7)
+        elif kind == "heavy":
             reshuffle = ("served-discards", "pokerstars")[seed % 2]
             h = _play(Rules(max_players=8, reshuffle=reshuffle), 7, seed, 0.7)
         else:
@@ -68,8 +73,13 @@ def test_bench_load_heavy_7_player_views(benchmark):
     benchmark.pedantic(load_all, args=(batch,), rounds=1, iterations=1)
 
 
+def test_bench_load_8_player_views_with_burns(benchmark):
+    batch = texts("search")
+    benchmark.pedantic(load_all, args=(batch,), rounds=1, iterations=1)
+
+
 def main() -> None:
-    for kind in ("full", "view", "heavy"):
+    for kind in ("full", "view", "heavy", "search"):
         batch = texts(kind)
         best = float("inf")
         for _ in range(3):

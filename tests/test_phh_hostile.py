@@ -230,9 +230,10 @@ def draw_heavy_hand(rules: Rules, n: int, seed: int) -> Hand:
     return play_randomly(h, rng, draw_heavy=0.7, weight=8)
 
 
-#: The views the solver does not load yet: heavy "pokerstars" hands with many reshuffles
-#: where no choice of unknown cards is found within the bound (docs: PHH, limits). Strict:
-#: a solver that loads one of them fails this list until it is updated.
+#: The views that do not load yet: heavy "pokerstars" hands where a new stub formed early
+#: (the stub held only the served player's own discards); the search does not find such
+#: a stub within its bound, nor do the random choices after it (docs: PHH, what loads).
+#: Strict: a loader that loads one of them fails this list until it is updated.
 _NOT_YET = {
     ("pokerstars", 6, 13),
     ("pokerstars", 7, 1),
@@ -308,8 +309,9 @@ def test_an_action_out_of_turn_is_refused_without_trying_other_cards(monkeypatch
 
 def test_an_impossible_view_is_refused_within_the_bound_of_attempts(monkeypatch) -> None:
     # under "pokerstars" a player never gets back a card he threw: a view where the viewer
-    # is dealt his own first discard in the third draw has no choice of unknown cards, and
-    # the solver gives up after a bounded number of choices (a history is untrusted input)
+    # is dealt his own first discard in the third draw has no choice of unknown cards; the
+    # search gives up at its bound and the random choices after it are bounded too (a
+    # history is untrusted input)
     from triple_draw.phh import read
 
     h = draw_heavy_hand(Rules(max_players=8, reshuffle="pokerstars"), 8, 2)
@@ -335,7 +337,16 @@ def test_an_impossible_view_is_refused_within_the_bound_of_attempts(monkeypatch)
         calls.append(1)
         return real(*args, **kwargs)
 
+    searched = []
+    search = read._search
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        searched.append(search(*args, **kwargs))
+        return searched[-1]
+
     monkeypatch.setattr(read, "replay", counting)
+    monkeypatch.setattr(read, "_search", spy)
     with pytest.raises(HistoryError, match="cannot"):
         phh.loads(bad, seed=1)
+    assert searched == [None]  # the search ran, and gave up at its bound
     assert 0 < len(calls) <= read.MAX_ATTEMPTS

@@ -1,4 +1,5 @@
-"""The unknown-card solver: who held which card when, and cards for every ``??``.
+"""The quick choice of the unknown cards: who held which card when, and cards for every
+``??`` (if it gets stuck, the loader searches: :mod:`triple_draw.phh.solve`).
 
 Pass 1 of loading a history (:class:`Cards`) reads the actions into holdings of
 :class:`~triple_draw.phh.timing.Slot`\\ s; the unknown ones are then resolved from later
@@ -11,7 +12,6 @@ from collections.abc import Iterable
 from itertools import permutations
 
 from triple_draw.errors import HistoryError
-from triple_draw.game.cards import CARD_TEXT
 from triple_draw.phh.actions import Act
 from triple_draw.phh.base import Bad, Locator, cards_text
 from triple_draw.phh.timing import NEVER, Slot, Timing
@@ -53,6 +53,8 @@ class Cards:
         self.slots: list[Slot] = []
         self._entries: dict[tuple[int, int], int | None] = {}
         self.mucked: list[list[Slot]] = []  # hands mucked at showdown
+        #: whether a card named later was put into an unknown slot (the history has ``??``)
+        self.revealed = False
         self._acts = acts
         # set by start(), for choosing the unknown cards
         self.busy: list[list[Slot]] = []
@@ -187,12 +189,13 @@ class Cards:
                 if best_key is None or key > best_key:
                     best, best_key = placing, key
         if best is None:
-            for c in rest:  # name a card that fits nowhere
-                prev = last[c]
-                if not any(prev is None or s.start >= prev.end for s in free):
-                    raise Bad(f"p{k + 1} {what} {CARD_TEXT[c]}, which he does not hold")
-            raise Bad(f"p{k + 1} {what} {cards_text(rest)}, which he does not hold")
+            if len(free) < len(rest):
+                raise Bad(f"p{k + 1} {what} {cards_text(rest)}, which he does not hold")
+            # no place fits the times of the cards placed so far (themselves a choice):
+            # the search (phh.solve) decides whether some choice fits
+            best = tuple(free[: len(rest)])
         for c, s in zip(rest, best, strict=True):
+            self.revealed = True
             s.card = c
             hold.remove(s)
             out.append(s)

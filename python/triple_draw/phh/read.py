@@ -1,5 +1,6 @@
 """Reading PHH: the TOML text, the fields, and the two passes of loading a hand (the
-unknown-card solver, :mod:`triple_draw.phh.infer`, then the replay,
+cards - a quick choice of the unknown ones, :mod:`triple_draw.phh.infer`, and if it gets
+stuck the search, :mod:`triple_draw.phh.solve` - then the replay,
 :mod:`triple_draw.phh.replay`)."""
 
 from __future__ import annotations
@@ -33,12 +34,16 @@ from triple_draw.phh.base import (
     short,
     whole,
 )
+from triple_draw.phh.actions import Act
 from triple_draw.phh.infer import Cards
+from triple_draw.phh.solve import Plan, Solver, Unsolved, named
 from triple_draw.phh.replay import MuckWins, OrderError, replay
 from triple_draw.phh.timing import Serves, Timing, find_reshuffles, find_serves
 
-#: Choices of the unknown cards tried at most (a choice can get stuck: a card the history
-#: names later cannot be dealt then; or a hand mucked unseen would win the showdown).
+#: Random choices of the unknown cards tried at most when the first choice got stuck and
+#: the search (phh.solve, bounded by its MAX_NODES) did not finish: a random choice can
+#: get stuck (a card the history names later cannot be dealt then; or a hand mucked
+#: unseen would win the showdown). Some "pokerstars" views need over 200.
 MAX_ATTEMPTS = 240
 #: "pokerstars": content-driven reshuffles chosen together at most.
 MAX_CROWDED = 2
@@ -300,8 +305,9 @@ def _load_one(
     timings = _timings(serves, pokerstars, pool_all=the_rules.reshuffle == "pokerkit")
     timing = next(timings)
     cards = Cards(acts, n, loc, timing)
-    unknown = any(s.card is None for s in cards.slots)
+    unknown = cards.revealed or any(s.card is None for s in cards.slots)
     rng = random.Random(seed)
+    searched = False
     first: HistoryError | None = None
     # burn cards are never named: after a reshuffle the burn may take a card the history
     # deals later from that stub; another deck order burns another card
@@ -309,6 +315,37 @@ def _load_one(
     attempts = MAX_ATTEMPTS if unknown else BURN_ATTEMPTS if burns else 1
     tried: list[Timing] = [timing]
     for attempt in range(attempts):
+        if attempt == 1 and not searched:
+            # the first choice got stuck: search every choice (bounded)
+            searched = True
+            try:
+                plan = _search(acts, n, the_rules, serves, loc)
+            except HistoryError:
+                if unknown or first is None:
+                    raise
+                # every card is named (only burn cards were a choice): the replay's own
+                # reason names the card and why the deal cannot give it
+                raise HistoryError(str(first)) from None
+            if plan is not None:
+                try:
+                    return replay(
+                        the_rules,
+                        stacks_phh,
+                        seat_of,
+                        button,
+                        acts,
+                        cards,
+                        seed,
+                        core,
+                        loc,
+                        finishing,
+                        forced=forced,
+                        plan=plan,
+                    )
+                except OrderError as e:
+                    raise HistoryError(str(e)) from None
+                except HistoryError as e:  # a hand mucked unseen wins with these cards
+                    first = e
         # unknown cards: preferably ones the history never names; if the choice gets
         # stuck (a card the history names later cannot be dealt then), or a hand mucked
         # unseen would win, choose again - under "pokerstars" also where the stub runs
@@ -356,6 +393,29 @@ def _load_one(
             first = first or e
     assert first is not None
     raise HistoryError(str(first)) from None
+
+
+def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator) -> Plan | None:
+    """Every card of the history by the search (:mod:`triple_draw.phh.solve`); ``None``
+    if it needs more than its bound. Raises :class:`HistoryError` if no choice of the
+    unknown cards is consistent with the deal."""
+    hole, receive = named(acts, n)
+    solver = Solver(
+        acts,
+        n,
+        hole,
+        receive,
+        serves,
+        pokerstars=rules.reshuffle == "pokerstars",
+        pool_all=rules.reshuffle == "pokerkit",
+        loc=loc,
+    )
+    try:
+        return solver.solve()
+    except Unsolved:
+        return None
+    except Bad as e:
+        raise HistoryError(f"{loc.prefix()}{e}") from None
 
 
 def _timings(serves: Serves, pokerstars: bool, *, pool_all: bool = False) -> Iterator[Timing]:

@@ -14,6 +14,7 @@ from triple_draw.game.state_io import card_partition
 from triple_draw.phh.actions import Act
 from triple_draw.phh.base import Bad, Locator, cards_text
 from triple_draw.phh.infer import Cards
+from triple_draw.phh.solve import Plan
 from triple_draw.phh.timing import Slot
 
 
@@ -30,20 +31,26 @@ def replay(
     finishing: list[int] | None,
     *,
     forced: dict[str, Any] | None = None,
+    plan: Plan | None = None,
 ) -> Hand:
+    """Replay the history with its cards: the named ones and those chosen for its unknown
+    cards (``cards``), or every card the search chose (``plan``, burn cards included)."""
     n = len(stacks_phh)
     pl = {seat: k for k, seat in enumerate(seat_of)}
     stacks = [0] * n
     hole: list[Any] = [None] * n
     for k, seat in enumerate(seat_of):
         stacks[seat] = stacks_phh[k]
-        if cards.deal[k]:
+        if plan is not None:
+            hole[seat] = plan.hole[k]
+        elif cards.deal[k]:
             hole[seat] = [s.card for s in cards.deal[k]]
     # Every card of the history is given (the unknown ones chosen by Cards.fill),
     # and the engine checks each one at the moment it is dealt, under the hand's own
     # rules - so the replay reshuffles where the original did.
     withhold = None
-    if rules.burn_cards and all(s.card is not None for s in cards.slots):
+    burns = None if plan is None else iter(plan.burns)
+    if plan is None and rules.burn_cards and all(s.card is not None for s in cards.slots):
         # every card is named: a burn card before the first reshuffle must not be one the
         # history deals from the first stub, so those are dealt only as given cards (a
         # card named only after the stub ran out was burned or thrown before)
@@ -93,19 +100,30 @@ def replay(
             if a.verb == "sd":
                 if not hand.in_draw:
                     raise wrong(f"p{k + 1} cannot draw: {_situation(hand, pl)}")
-                thrown = [s.card for s in cards.discards[a.i]]
-                r = cards.receive.get(a.i)
-                if r is not None and any(s.card is None for s in r):
-                    try:
-                        _choose_replacements(hand, cards, thrown, r)
-                    except Bad as e:
-                        raise fail(str(e)) from None
-                got = None if r is None else [s.card for s in r]
+                thrown: list[Any]
+                got: list[Any] | None
+                if plan is not None:
+                    if a.i not in plan.thrown:  # pragma: no cover - the search follows every draw
+                        raise fail("this draw is not in the order the engine serves the draws")
+                    thrown = plan.thrown[a.i]
+                    got = plan.received.get(a.i)
+                else:
+                    thrown = [s.card for s in cards.discards[a.i]]
+                    r = cards.receive.get(a.i)
+                    if r is not None and any(s.card is None for s in r):
+                        try:
+                            _choose_replacements(hand, cards, thrown, r)
+                        except Bad as e:
+                            raise fail(str(e)) from None
+                    got = None if r is None else [s.card for s in r]
                 declared = _declared(hand)
                 if not declared:
                     draw_start = a.i
                 if rules.burn_cards and _deals_first(hand, rules, declared):
-                    burn = _burn_card(hand, cards, draw_start, thrown, rules)
+                    if burns is not None:
+                        burn = next(burns, None)
+                    else:
+                        burn = _burn_card(hand, cards, draw_start, thrown, rules)
                     hand.discard(thrown, receive=got, burn=burn)
                 else:
                     hand.discard(thrown, receive=got)

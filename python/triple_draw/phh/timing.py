@@ -74,10 +74,18 @@ class Serves:
     cards dealt)`` or ``("burn", -1, 1)``, and the declarations (action indexes) in
     order."""
 
-    def __init__(self, events: list[tuple[str, int, int]], declared: list[int], n: int) -> None:
+    def __init__(
+        self,
+        events: list[tuple[str, int, int]],
+        declared: list[int],
+        n: int,
+        complete: bool = True,
+    ) -> None:
         self.events = events
         self.declared = declared
         self.n = n
+        #: whether every action of the history was followed (else it turns illegal)
+        self.complete = complete
 
 
 def find_serves(
@@ -100,6 +108,7 @@ def find_serves(
         stacks[seat] = stacks_phh[k]
     declared: list[int] = []
     events: list[tuple[str, int, int]] = []
+    complete = False
     try:
         hand = Hand(rules, stacks, button, 0, core=core, **(forced or {}))
         for a in acts:
@@ -120,6 +129,8 @@ def find_serves(
                 hand.bet_or_raise()
             else:
                 break
+        else:
+            complete = True
     except (IllegalActionError, ValueError):
         pass
     pl = {seat: k for k, seat in enumerate(seat_of)}
@@ -129,7 +140,7 @@ def find_serves(
             events.append((e.kind, pl[e.seat], len(e.cards or ())))
         elif e.kind == "burn":
             events.append(("burn", -1, 1))
-    return Serves(events, declared, n)
+    return Serves(events, declared, n, complete)
 
 
 def find_reshuffles(

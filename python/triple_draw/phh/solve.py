@@ -1,0 +1,954 @@
+"""The search for the unknown cards: a card for every ``??`` of a history, such that the
+deal could have given every card at its moment under the hand's rules (the loader runs it
+when its quick choice, :mod:`triple_draw.phh.infer`, gets stuck).
+
+The solver follows the 52 physical cards through the hand, in the order the engine serves
+the draws (:func:`triple_draw.phh.timing.find_serves`): each card is in the stub, in a
+player's hand, among the declared discards of the draw still on the table, or out of play
+(folded, served discards, burned). A card the history never names before it matters is a
+*joker*: its identity is chosen only when the history names it (a card dealt face up,
+discarded face up or shown), or at the end. Dealing, discarding unknown cards and burning
+are choices; every other move (folds, the pool entering the stub at a reshuffle, under
+"pokerstars" the gathers when the stub holds too few cards or only the served player's
+own discards) follows from the rules, exactly as :mod:`triple_draw.game.drawing` plays
+them with given cards.
+
+The search is a depth-first search over those choices, complete up to symmetry: cards
+that no later line of the history tells apart (jokers, and named cards the history never
+names again, with the same players having thrown them) are one choice, and a position
+(the step and where every card is) that failed once is not searched again. Before a
+choice is taken it is checked that every card the history names later can still get
+there, on its own (:meth:`Solver._allowed`; under "pokerstars", where new stubs can
+form depends on the position: :meth:`Solver._forward`), and that a player who shows his
+whole hand later can let go of the named cards he will not show.
+
+Every check is a necessary condition, so a search that runs out of choices proves that no
+choice of the unknown cards fits (:class:`Bad`, naming where the deepest choice failed).
+The search's work is bounded by :data:`MAX_NODES`; past it, :class:`Unsolved` - not a
+proof.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator
+from typing import Any
+
+from triple_draw.game.cards import CARD_TEXT
+from triple_draw.phh.actions import Act
+from triple_draw.phh.base import Bad, Locator
+from triple_draw.phh.timing import Serves
+
+#: The work of the search before it gives up, in positions visited: each costs 1, under
+#: "pokerstars" 6 (its checks of when new stubs can form are dearer); about 1 s for an
+#: 8-player hand (docs: PHH).
+MAX_NODES = 36_000
+#: The cost of a position under "pokerstars".
+POKERSTARS_COST = 6
+
+STUB = 0
+OUT = 1
+
+# a step: (kind, player, action index, known cards, count)
+FOLD = "fold"
+DISCARD = "discard"
+BURN = "burn"
+DEAL = "deal"
+SERVED = "served"
+SHOW = "show"
+
+
+class Unsolved(Bad):
+    """The search needs more work than :data:`MAX_NODES`."""
+
+
+class Plan:
+    """The solution: every card of the history. ``hole`` per PHH player (five cards or
+    none), per declaration (action index) the cards ``thrown`` (in the order of the
+    action) and ``received`` (in the order they are dealt), and the ``burns`` in order."""
+
+    def __init__(self) -> None:
+        self.hole: list[list[int]] = []
+        self.thrown: dict[int, list[int]] = {}
+        self.received: dict[int, list[int]] = {}
+        self.burns: list[int] = []
+        self.nodes = 0
+
+
+#: the choices made on the way to a position: (the previous ones, step, tokens moved)
+Rec = tuple[Any, int, tuple[int, ...]]
+
+
+class _State:
+    __slots__ = ("ident", "loc", "mask", "rec", "tok")
+
+    def __init__(
+        self,
+        loc: list[int],
+        ident: list[int],
+        mask: list[int],
+        tok: list[int],
+        rec: Rec | None,
+    ) -> None:
+        self.loc = loc  # per token: STUB, OUT, 2 + k (hand), 2 + n + k (table)
+        self.ident = ident  # per token: the card, or -1 (a joker)
+        self.mask = mask  # per token: the players who threw it ("pokerstars")
+        self.tok = tok  # per card: its token, or -1 (not placed yet: one of the jokers)
+        self.rec = rec  # the choices made so far: (previous, step, tokens)
+
+    def copy(self) -> _State:
+        return _State(self.loc[:], self.ident[:], self.mask[:], self.tok[:], self.rec)
+
+
+def named(acts: list[Act], n: int) -> tuple[list[list[int | None]], dict[int, list[int | None]]]:
+    """The cards the history deals as it writes them (``None``: ``??``): the hole cards
+    per player (five unknown cards if it has no deal line for him), and the replacements
+    per declaration (action index) that it deals."""
+    hole: list[list[int | None]] = [[] for _ in range(n)]
+    receive: dict[int, list[int | None]] = {}
+    pending: dict[int, int] = {}
+    for a in acts:
+        k = a.player
+        if a.verb == "dh":
+            if k in pending:
+                receive[pending.pop(k)] = list(a.cards)
+            elif len(hole[k]) < 5:
+                hole[k].extend(a.cards)
+        elif a.verb == "sd":
+            pending[k] = a.i
+        elif k >= 0:
+            pending.pop(k, None)
+    return [h if len(h) == 5 else [None] * 5 for h in hole], receive
+
+
+class Solver:
+    """Chooses the unknown cards of one history (see the module's documentation)."""
+
+    def __init__(
+        self,
+        acts: list[Act],
+        n: int,
+        hole: list[list[int | None]],
+        receive: dict[int, list[int | None]],
+        serves: Serves,
+        *,
+        pokerstars: bool,
+        pool_all: bool,
+        loc: Locator | None = None,
+    ) -> None:
+        self.n = n
+        self.loc = loc
+        self.pokerstars = pokerstars
+        self.pool_all = pool_all
+        #: the order of the choices: a card a player shows later is rather kept in the
+        #: stub than sent through a hand that throws it (the second order tried under
+        #: "pokerstars", whose new stubs keep what is left of the old one)
+        self.keep_in_stub = False
+        self.hole = hole
+        self.acts = {a.i: a for a in acts}
+        self.steps: list[tuple[str, int, int, tuple[int | None, ...], int]] = []
+        self._build_steps(acts, receive, serves)
+        self._requirements()
+
+    # .. the steps ..
+
+    def _build_steps(
+        self, acts: list[Act], receive: dict[int, list[int | None]], serves: Serves
+    ) -> None:
+        steps = self.steps
+        self.size: dict[int, int] = {}  # deal step -> how many cards its draw deals
+        order = iter(serves.declared)
+        latest: dict[int, int] = {}
+        folds: dict[int, int] = {}
+        for a in acts:
+            if a.verb == "f":
+                folds.setdefault(a.player, a.i)
+        for kind, k, count in serves.events:
+            if kind == "fold":
+                steps.append((FOLD, k, folds.get(k, -1), (), 0))
+            elif kind == "burn":
+                steps.append((BURN, -1, -1, (), 1))
+            elif kind == "discard":
+                i = next(order)
+                latest[k] = i
+                cards = tuple(self.acts[i].cards)
+                steps.append((DISCARD, k, i, cards, count))
+            else:  # draw
+                i = latest[k]
+                got = receive.get(i)
+                for x in range(count):
+                    c = got[x] if got is not None and x < len(got) else None
+                    self.size[len(steps)] = count
+                    steps.append((DEAL, k, i, (c,), x))
+                steps.append((SERVED, k, i, (), count))
+        if serves.complete:
+            for a in acts:
+                if a.verb == "show" and a.cards is not None:
+                    steps.append((SHOW, a.player, a.i, tuple(a.cards), 0))
+        #: per step, the players dealt cards from there on (who threw a card matters only
+        #: to them)
+        self.drawing = [0] * (len(steps) + 1)
+        for j in range(len(steps) - 1, -1, -1):
+            kind, k = steps[j][0], steps[j][1]
+            self.drawing[j] = self.drawing[j + 1] | (1 << k if kind == DEAL else 0)
+        #: per step, how many cards are dealt (burns included) before it
+        self.cum = [0]
+        for st in steps:
+            self.cum.append(self.cum[-1] + (st[0] in (DEAL, BURN)))
+
+    def _requirements(self) -> None:
+        """Per named card, the steps that name it: (step, 'deal' or 'hold', player)."""
+        req: dict[int, list[tuple[int, str, int]]] = {}
+        self.exits: list[list[int]] = [[] for _ in range(self.n)]
+        self.gets: list[list[int]] = [[] for _ in range(self.n)]
+        for j, (kind, k, _i, cards, _count) in enumerate(self.steps):
+            if kind == DEAL:
+                c = cards[0]
+                if c is None:
+                    self.gets[k].append(j)
+                else:
+                    req.setdefault(c, []).append((j, "deal", k))
+            elif kind in (DISCARD, SHOW):
+                for c in cards:
+                    if c is not None:
+                        req.setdefault(c, []).append((j, "hold", k))
+                if kind == DISCARD and any(c is None for c in cards):
+                    self.exits[k].append(j)
+            elif kind == FOLD:
+                self.exits[k].append(j)
+        self.req = req
+        self.req_steps = {c: [j for j, _, _ in r] for c, r in req.items()}
+        #: per card, the last step that names it (-1: none)
+        self.last_req = [-1] * 52
+        for c, r in req.items():
+            self.last_req[c] = r[-1][0]
+        #: per player, the step where he shows five named cards (his whole hand)
+        self.shows: dict[int, int] = {}
+        for j, (kind, k, _i, cards, _count) in enumerate(self.steps):
+            if kind == SHOW and all(c is not None for c in cards):
+                self.shows.setdefault(k, j)
+        self._reshuffles()
+        self._reach: dict[tuple[int, int], list[int]] = {}
+
+    def _reshuffles(self) -> None:
+        """Where the stub runs out (the default rule and "pokerkit": by the counts): the
+        deal and burn steps before which the pool forms a new stub."""
+        n = self.n
+        self.resh = [False] * len(self.steps)
+        if self.pokerstars:
+            return
+        stub = 52 - 5 * n
+        out = 0
+        table = [0] * n
+        for j, (kind, k, _i, _cards, _count) in enumerate(self.steps):
+            if kind == FOLD:
+                out += 5
+            elif kind == DISCARD:
+                table[k] += len(_cards)
+            elif kind == SERVED:
+                out += table[k]
+                table[k] = 0
+            elif kind in (DEAL, BURN):
+                if not stub:
+                    self.resh[j] = True
+                    stub, out = out, 0
+                    if self.pool_all:
+                        stub += sum(table)
+                        table = [0] * n
+                stub -= 1
+                if kind == BURN:
+                    out += 1
+
+    def _allowed(self, c: int, x: int) -> list[int]:
+        """For requirement ``x`` of card ``c``: per step ``j`` up to it, the places (bits of
+        the location codes) from which the card can get there, ignoring the other cards,
+        before step ``j``."""
+        key = (c, x)
+        got = self._reach.get(key)
+        if got is not None:
+            return got
+        n = self.n
+        at, kind, p = self.req[c][x]
+        steps = self.steps
+        stub, out = 1 << STUB, 1 << OUT
+        tables = ((1 << n) - 1) << (2 + n)
+        allowed = [0] * (at + 1)
+        if kind == "hold":
+            a = 1 << (2 + p)
+        else:
+            a = stub
+            a = self._before_deal(at, a, stub, out, tables)
+        allowed[at] = a
+        for j in range(at - 1, -1, -1):
+            kind_j, k, _i, cards, _count = steps[j]
+            b = a
+            if kind_j == FOLD:
+                hand = 1 << (2 + k)
+                b &= ~hand
+                if a & out:
+                    b |= hand
+            elif kind_j == SERVED:
+                table = 1 << (2 + n + k)
+                b &= ~table
+                if a & out:
+                    b |= table
+            elif kind_j == DISCARD:
+                hand = 1 << (2 + k)
+                if len(cards) == 5:  # he throws his whole hand
+                    b &= ~hand
+                if any(cd is None for cd in cards) and a & (1 << (2 + n + k)):
+                    b |= hand
+            elif kind_j in (DEAL, BURN):
+                if kind_j == BURN or cards[0] is None:
+                    dest = out if kind_j == BURN else 1 << (2 + k)
+                    if a & dest:
+                        b |= stub
+                b = self._before_deal(j, b, stub, out, tables)
+            allowed[j] = b
+            a = b
+        self._reach[key] = allowed
+        return allowed
+
+    def _before_deal(self, j: int, a: int, stub: int, out: int, tables: int) -> int:
+        """The places before the reshuffle (if any) at deal step ``j`` from which a card
+        gets to the places ``a`` after it."""
+        if self.pokerstars:  # a gather may come at any deal: the pool joins the stub
+            return a | out if a & stub else a
+        if not self.resh[j]:
+            return a
+        b = 0
+        if a & stub:
+            b |= out | (tables if self.pool_all else 0)
+        # the stub is empty then, and the pool is taken whole
+        keep = a & ~stub & ~out
+        if self.pool_all:
+            keep &= ~tables
+        return b | keep
+
+    def _next_req(self, c: int, step: int) -> tuple[int, str, int] | None:
+        """The first requirement of card ``c`` at a step after ``step``."""
+        steps = self.req_steps.get(c)
+        if steps is None:
+            return None
+        x = bisect_right(steps, step)
+        return self.req[c][x] if x < len(steps) else None
+
+    @staticmethod
+    def _between(lst: list[int], a: int, b: int) -> bool:
+        """Whether ``lst`` (sorted) has a value in ``(a, b)``."""
+        x = bisect_right(lst, a)
+        return x < len(lst) and lst[x] < b
+
+    # .. the search ..
+
+    def solve(self) -> Plan:
+        """Every card of the history. Under "pokerstars" two orders of the choices share
+        the bound: the order does not change what a search that runs out of choices
+        proves, only how soon a search finds cards that fit."""
+        if not self.pokerstars:
+            return self._search(MAX_NODES)
+        try:
+            return self._search(MAX_NODES // 2)
+        except Unsolved:
+            self.keep_in_stub = True
+            return self._search(MAX_NODES - MAX_NODES // 2)
+
+    def _search(self, bound: int) -> Plan:
+        n = self.n
+        loc: list[int] = []
+        ident: list[int] = []
+        tok = [-1] * 52
+        for k in range(n):
+            for c in self.hole[k]:
+                if c is not None:
+                    tok[c] = len(loc)
+                ident.append(-1 if c is None else c)
+                loc.append(2 + k)
+        while len(loc) < 52:
+            loc.append(STUB)
+            ident.append(-1)
+        root = _State(loc, ident, [0] * 52, tok, None)
+        steps = self.steps
+        nodes = 0
+        cost = POKERSTARS_COST if self.pokerstars else 1
+        failed: set[tuple[int, ...]] = set()
+        self.deepest = (-1, "")
+        if not steps:
+            return self._plan(root, 0)
+        stack: list[tuple[int, Iterator[_State], tuple[int, ...]]] = [
+            (0, self._expand(root, 0), ())
+        ]
+        while stack:
+            j, it, key = stack[-1]
+            child = next(it, None)
+            if child is None:
+                stack.pop()
+                failed.add(key)
+                continue
+            nodes += cost
+            if nodes > bound:
+                raise Unsolved(
+                    f"the unknown cards of this history need more than {MAX_NODES} choices "
+                    "to be searched"
+                )
+            if j + 1 == len(steps):
+                return self._plan(child, nodes)
+            ck = self._key(child, j + 1)
+            if ck in failed:
+                continue
+            stack.append((j + 1, self._expand(child, j + 1), ck))
+        _step, why = self.deepest
+        raise Bad(why or "no choice of the unknown cards is consistent with the deal")
+
+    def _key(self, st: _State, j: int) -> tuple[int, ...]:
+        """The position before step ``j``, the same for positions that differ only in
+        cards no later step tells apart."""
+        last = self.last_req
+        drawing = self.drawing[j]
+        mask = st.mask
+        loc = st.loc
+        cls = []
+        for t, c in enumerate(st.ident):
+            if c >= 0 and last[c] < j:
+                c = -2  # never named again: like any other such card
+            cls.append((loc[t] << 16) | ((c + 2) << 8) | (mask[t] & drawing))
+        cls.sort()
+        cls.append(j)
+        return tuple(cls)
+
+    def _fail(self, j: int, why: str) -> None:
+        if j > self.deepest[0]:
+            self.deepest = (j, why)
+
+    def _where(self, j: int) -> str:
+        i = self.steps[j][2]
+        a = self.acts.get(i)
+        if a is None:
+            return ""
+        return f"{self.loc.where(a.i, a.text)}: " if self.loc else f"action {a.i + 1}: "
+
+    def _viable(self, st: _State, j: int) -> bool:
+        """Every card the history names later can still get where it is named (each on
+        its own: :meth:`_allowed`), and a player who shows his whole hand later can still
+        let go of the named cards he holds that he does not show."""
+        loc = st.loc
+        n = self.n
+        gather: list[int] | None = None
+        for c, t in enumerate(st.tok):
+            if t < 0:
+                continue
+            steps = self.req_steps.get(c)
+            x = 0 if steps is None else bisect_right(steps, j)
+            where = loc[t]
+            if steps is None or x == len(steps):
+                show = self.shows.get(where - 2) if 2 <= where < 2 + n else None
+                if (
+                    show is not None
+                    and show > j
+                    and not self._between(self.exits[where - 2], j, show)
+                ):
+                    self._fail(
+                        j,
+                        f"{self._where(j)}p{where - 1} cannot hold {CARD_TEXT[c]} at the showdown",
+                    )
+                    return False
+                continue
+            req = self.req[c][x]
+            if not self._allowed(c, x)[j + 1] >> where & 1:
+                _at, kind, p = req
+                what = (
+                    "be in the stub when the history deals it"
+                    if kind == "deal"
+                    else (f"reach p{p + 1}")
+                )
+                self._fail(j, f"{self._where(j)}{CARD_TEXT[c]} cannot {what}")
+                return False
+            if self.pokerstars and where != (STUB if req[1] == "deal" else 2 + req[2]):
+                # on its way: when new stubs can form depends on this position
+                if gather is None:
+                    gather = self._gathers(st, j)
+                if not self._forward(gather, j, where, req):
+                    self._fail(
+                        j,
+                        f"{self._where(j)}{CARD_TEXT[c]} cannot get where the history "
+                        "names it next",
+                    )
+                    return False
+        return True
+
+    def _gathers(self, st: _State, j: int) -> list[int]:
+        """Under "pokerstars", from this position: per step after ``j``, 2 where a new stub
+        surely forms (the stub holds fewer cards than the draw needs, or none), 1 where
+        it may (it may hold nothing but the served player's own discards; the counts are
+        not known past such a step), 0 where it cannot."""
+        n = self.n
+        loc = st.loc
+        mask = st.mask
+        stub = out = 0
+        table = [0] * n
+        hand = [0] * n
+        mine = [0] * n  # at most this many of a player's own discards in the stub
+        every = [0] * n  # the cards a player threw
+        for t in range(52):
+            w = loc[t]
+            if w == STUB:
+                stub += 1
+            elif w == OUT:
+                out += 1
+            elif w < 2 + n:
+                hand[w - 2] += 1
+            else:
+                table[w - 2 - n] += 1
+            m = mask[t]
+            k = 0
+            while m:
+                if m & 1:
+                    mine[k] += w == STUB
+                    every[k] += 1
+                m >>= 1
+                k += 1
+        steps = self.steps
+        g = [0] * (len(steps) + 1)
+        for d in range(j + 1, len(steps)):
+            kind, k, _i, cards, x = steps[d]
+            if kind == FOLD:
+                out += hand[k]
+                hand[k] = 0
+            elif kind == DISCARD:
+                hand[k] -= len(cards)
+                table[k] += len(cards)
+            elif kind == SERVED:
+                out += table[k]
+                table[k] = 0
+            elif kind in (DEAL, BURN):
+                if not stub or (kind == DEAL and x == 0 and self.size[d] > stub):
+                    g[d] = 2
+                    stub += out
+                    out = 0
+                    mine = every
+                elif kind == DEAL and out and stub <= mine[k]:
+                    for e in range(d, len(steps)):
+                        g[e] = 1
+                    return g
+                stub -= 1
+                if kind == BURN:
+                    out += 1
+                else:
+                    hand[k] += 1
+        return g
+
+    def _forward(self, g: list[int], j: int, where: int, req: tuple[int, str, int]) -> bool:
+        """Under "pokerstars": whether a card at ``where`` after step ``j`` can get to where
+        ``req`` names it (on its own), with new stubs only where ``g`` allows them."""
+        n = self.n
+        at, kind, p = req
+        a = 1 << where
+        stub, out = 1 << STUB, 1 << OUT
+        steps = self.steps
+        for d in range(j + 1, at + 1):
+            kind_d, k, _i, cards, _x = steps[d]
+            if kind_d in (DEAL, BURN):
+                if g[d] == 2 and a & out:
+                    a = (a & ~out) | stub
+                elif g[d] == 1 and a & out:
+                    a |= stub
+                if d == at:
+                    break
+                if a & stub and (kind_d == BURN or cards[0] is None):
+                    a |= out if kind_d == BURN else 1 << (2 + k)
+            elif d == at:
+                break
+            elif kind_d == FOLD:
+                hand = 1 << (2 + k)
+                if a & hand:
+                    a = (a & ~hand) | out
+            elif kind_d == SERVED:
+                table = 1 << (2 + n + k)
+                if a & table:
+                    a = (a & ~table) | out
+            elif kind_d == DISCARD:
+                hand = 1 << (2 + k)
+                if a & hand and any(cd is None for cd in cards):
+                    a |= 1 << (2 + n + k)
+                if len(cards) == 5:
+                    a &= ~hand
+        if kind == "hold":
+            return bool(a >> (2 + p) & 1)
+        return bool(a & stub)
+
+    def _cls(self, st: _State, t: int, j: int) -> tuple[int, int]:
+        c = st.ident[t]
+        if c >= 0 and self.last_req[c] <= j:
+            c = -2
+        return (c, st.mask[t] & self.drawing[j])
+
+    def _classes(self, st: _State, where: int, j: int) -> dict[tuple[int, int], int]:
+        """The tokens at ``where``, one per class (the lowest)."""
+        out: dict[tuple[int, int], int] = {}
+        loc = st.loc
+        for t in range(52):
+            if loc[t] == where:
+                key = self._cls(st, t, j)
+                if key not in out:
+                    out[key] = t
+        return out
+
+    def _expand(self, st: _State, j: int) -> Iterator[_State]:
+        kind, k, _i, cards, count = self.steps[j]
+        n = self.n
+        if kind == FOLD:
+            s = st.copy()
+            for t in range(52):
+                if s.loc[t] == 2 + k:
+                    s.loc[t] = OUT
+            if self._viable(s, j):
+                yield s
+        elif kind == SERVED:
+            s = st.copy()
+            for t in range(52):
+                if s.loc[t] == 2 + n + k:
+                    s.loc[t] = OUT
+            if self._viable(s, j):
+                yield s
+        elif kind == BURN:
+            s = st.copy()
+            if not self._stub_count(s):
+                self._reshuffle(s)
+            for t in self._deal_order(s, j, -1, self._classes(s, STUB, j)):
+                c = s.copy()
+                c.loc[t] = OUT
+                c.rec = (c.rec, j, (t,))
+                if self._viable(c, j):
+                    yield c
+        elif kind == DEAL:
+            yield from self._deal(st, j, k, cards[0], count)
+        elif kind == DISCARD:
+            yield from self._discard(st, j, k, cards)
+        else:  # SHOW
+            yield from self._show(st, j, k, cards)
+
+    def _stub_count(self, st: _State) -> int:
+        return st.loc.count(STUB)
+
+    def _reshuffle(self, st: _State) -> None:
+        """The stub is empty: the pool (and under "pokerkit" the discards still on the
+        table) forms a new stub."""
+        n = self.n
+        loc = st.loc
+        for t in range(52):
+            w = loc[t]
+            if w == OUT or (self.pool_all and w >= 2 + n):
+                loc[t] = STUB
+
+    def _gather(self, st: _State) -> None:
+        loc = st.loc
+        for t in range(52):
+            if loc[t] == OUT:
+                loc[t] = STUB
+
+    def _deal(self, st: _State, j: int, k: int, card: int | None, x: int) -> Iterator[_State]:
+        s = st.copy()
+        loc = s.loc
+        bit = 1 << k
+        if self.pokerstars and x == 0 and self.size[j] > self._stub_count(s):
+            self._gather(s)
+        if not self._stub_count(s):
+            self._reshuffle(s)
+        others = 0
+        if self.pokerstars:
+            others = sum(1 for t in range(52) if loc[t] == STUB and not s.mask[t] & bit)
+            if not others and OUT in loc:
+                self._gather(s)
+                others = sum(1 for t in range(52) if loc[t] == STUB and not s.mask[t] & bit)
+        if card is not None:
+            t = s.tok[card]
+            if t >= 0:
+                if loc[t] != STUB:
+                    self._fail(
+                        j,
+                        f"{self._where(j)}p{k + 1} cannot receive {CARD_TEXT[card]}: "
+                        "it is not in the stub then",
+                    )
+                    return
+                if others and s.mask[t] & bit:
+                    self._fail(
+                        j,
+                        f"{self._where(j)}p{k + 1} cannot receive {CARD_TEXT[card]}: "
+                        "he threw it earlier in this hand",
+                    )
+                    return
+                c = s
+                c.loc[t] = 2 + k
+                c.rec = (c.rec, j, (t,))
+                if self._viable(c, j):
+                    yield c
+                return
+            # one of the jokers in the stub is this card
+            jokers: dict[int, int] = {}
+            for t in range(52):
+                if loc[t] == STUB and s.ident[t] < 0:
+                    mk = s.mask[t]
+                    if others and mk & bit:
+                        continue
+                    jokers.setdefault(mk, t)
+            if not jokers:
+                self._fail(
+                    j,
+                    f"{self._where(j)}p{k + 1} cannot receive {CARD_TEXT[card]}: "
+                    "it cannot be in the stub then",
+                )
+            for t in jokers.values():
+                c = s.copy()
+                c.ident[t] = card
+                c.tok[card] = t
+                c.loc[t] = 2 + k
+                c.rec = (c.rec, j, (t,))
+                if self._viable(c, j):
+                    yield c
+            return
+        classes = self._classes(s, STUB, j)
+        if others:
+            classes = {key: t for key, t in classes.items() if not s.mask[t] & bit}
+        for t in self._deal_order(s, j, k, classes):
+            c = s.copy()
+            c.loc[t] = 2 + k
+            c.rec = (c.rec, j, (t,))
+            if self._viable(c, j):
+                yield c
+
+    def _deal_order(
+        self, st: _State, j: int, k: int, classes: dict[tuple[int, int], int]
+    ) -> list[int]:
+        """The cards to try for a deal to p(k+1) (``k`` -1: the burn), best first: a card
+        he must hold later; a card the history deals later from a stub that runs out
+        before then (if he can throw it in time); any other card; a card the history
+        deals later from this stub (kept there) last."""
+        ranked: list[tuple[int, int, int]] = []
+        keep = self._gather_wanted(st, j) if self.pokerstars else 0
+        for (c, mk), t in classes.items():
+            rank = 2
+            if c >= 0:
+                r = self._next_req(c, j)
+                assert r is not None
+                at, kind, p = r
+                if kind == "hold" and p == k:
+                    rank = 0
+                elif kind == "hold":
+                    # through a hand that throws it; "pokerstars" rather keeps it in the
+                    # stub (its new stubs keep the rest of the old one)
+                    rank = 1 if k >= 0 and self._between(self.exits[k], j, at) else 4
+                    if self.keep_in_stub:
+                        rank = 3
+                elif k < 0 or self._between(self.exits[k], j, at):
+                    rank = 1 if self._runs_out(st, j, at) else 3
+                else:
+                    rank = 4
+            if c < 0 and mk & keep:
+                rank = 3  # left in the stub for a new stub to form early
+            # the cards most players threw first: fewer players find the stub holding
+            # only their own discards later
+            ranked.append((rank, -bin(mk).count("1"), t))
+        ranked.sort()
+        return [t for _r, _b, t in ranked]
+
+    def _gather_wanted(self, st: _State, j: int) -> int:
+        """Under "pokerstars": the player (a bit) for whom the stub should hold nothing but his
+        own discards when he is served next - a new stub then forms early - because a
+        card out of play is needed before the stub runs out by the counts; else 0."""
+        g = self._gathers(st, j)
+        first = next((d for d in range(j + 1, len(self.steps)) if g[d] == 1), None)
+        if first is None:
+            return 0
+        sure = [x if x == 2 else 0 for x in g]
+        n = self.n
+        for c, t in enumerate(st.tok):
+            if t < 0 or not (st.loc[t] == OUT or st.loc[t] >= 2 + n):
+                continue
+            r = self._next_req(c, j)
+            if r is not None and r[0] > first and not self._forward(sure, j, st.loc[t], r):
+                return 1 << self.steps[first][1]
+        return 0
+
+    def _runs_out(self, st: _State, j: int, at: int) -> bool:
+        """Whether the stub may run out between steps ``j`` and ``at`` (by the counts;
+        never under "pokerstars", whose new stubs keep what is left of the old one)."""
+        if self.pokerstars:
+            return False
+        return self.cum[at] - self.cum[j + 1] >= self._stub_count(st) - 1
+
+    def _discard(
+        self, st: _State, j: int, k: int, cards: tuple[int | None, ...]
+    ) -> Iterator[_State]:
+        n = self.n
+        bit = 1 << k
+        base = st.copy()
+        thrown: list[int] = []
+        # the named cards first: each his own, or one of his jokers
+        for c in cards:
+            if c is None:
+                continue
+            t = base.tok[c]
+            if t >= 0:
+                if base.loc[t] != 2 + k:
+                    self._fail(
+                        j,
+                        f"{self._where(j)}p{k + 1} discards {CARD_TEXT[c]}, "
+                        "which he cannot hold then",
+                    )
+                    return
+                thrown.append(t)
+        named = [c for c in cards if c is not None and base.tok[c] < 0]
+        unknown = sum(1 for c in cards if c is None)
+        yield from self._throw(base, j, k, named, thrown, unknown, bit, n)
+
+    def _throw(
+        self,
+        base: _State,
+        j: int,
+        k: int,
+        named: list[int],
+        thrown: list[int],
+        unknown: int,
+        bit: int,
+        n: int,
+    ) -> Iterator[_State]:
+        if named:
+            c = named[0]
+            jokers: dict[int, int] = {}
+            for t in range(52):
+                if base.loc[t] == 2 + k and base.ident[t] < 0 and t not in thrown:
+                    jokers.setdefault(base.mask[t], t)
+            if not jokers:
+                self._fail(
+                    j,
+                    f"{self._where(j)}p{k + 1} discards {CARD_TEXT[c]}, which he cannot hold then",
+                )
+            for t in jokers.values():
+                s = base.copy()
+                s.ident[t] = c
+                s.tok[c] = t
+                yield from self._throw(s, j, k, named[1:], [*thrown, t], unknown, bit, n)
+            return
+        # the unknown cards thrown: a choice of classes among the rest of his hand
+        rest: dict[tuple[int, int], list[int]] = {}
+        for t in range(52):
+            if base.loc[t] == 2 + k and t not in thrown:
+                rest.setdefault(self._cls(base, t, j), []).append(t)
+        if sum(len(v) for v in rest.values()) < unknown:
+            self._fail(j, f"{self._where(j)}p{k + 1} discards more cards than he holds")
+            return
+        ranked = sorted(rest.items(), key=lambda kv: self._keep_rank(kv[0], j, k))
+        for pick in _multisets([len(v) for _key, v in ranked], unknown):
+            s = base.copy()
+            out = list(thrown)
+            for (_key, toks), m in zip(ranked, pick, strict=True):
+                out.extend(toks[:m])
+            for t in out:
+                s.loc[t] = 2 + n + k
+                s.mask[t] |= bit if self.pokerstars else 0
+            s.rec = (s.rec, j, tuple(out))
+            if self._viable(s, j):
+                yield s
+
+    def _keep_rank(self, key: tuple[int, int], j: int, k: int) -> int:
+        """How much p(k+1) should throw a card of class ``key`` (low: throw first)."""
+        c = key[0]
+        if c < 0:
+            return 1
+        r = self._next_req(c, j)
+        assert r is not None
+        _at, kind, p = r
+        if kind == "hold" and p == k:
+            return 3  # he shows or throws it later
+        return 0  # it is needed elsewhere
+
+    def _show(self, st: _State, j: int, k: int, cards: tuple[int | None, ...]) -> Iterator[_State]:
+        s = st.copy()
+        for c in cards:
+            if c is None:
+                continue
+            t = s.tok[c]
+            if t >= 0:
+                if s.loc[t] != 2 + k:
+                    self._fail(
+                        j,
+                        f"{self._where(j)}p{k + 1} shows {CARD_TEXT[c]}, which he cannot hold then",
+                    )
+                    return
+                continue
+            t = next((t for t in range(52) if s.loc[t] == 2 + k and s.ident[t] < 0), -1)
+            if t < 0:
+                self._fail(
+                    j, f"{self._where(j)}p{k + 1} shows {CARD_TEXT[c]}, which he cannot hold then"
+                )
+                return
+            s.ident[t] = c
+            s.tok[c] = t
+        if self._viable(s, j):
+            yield s
+
+    # .. the solution ..
+
+    def _plan(self, st: _State, nodes: int) -> Plan:
+        """The cards of every step, the jokers left given the cards nobody named."""
+        ident = st.ident[:]
+        free = [c for c in range(52) if st.tok[c] < 0]
+        # a hand mucked unseen must lose at the showdown: its jokers get pairs, high ranks
+        mucked = [a.player for a in self.acts.values() if a.verb == "muck"]
+        for k in mucked:
+            mine = [t for t in range(52) if st.loc[t] == 2 + k]
+            for t in mine:
+                if ident[t] >= 0 or not free:
+                    continue
+                ranks = [ident[u] // 4 for u in mine if ident[u] >= 0]
+                c = max(free, key=lambda c: (ranks.count(c // 4), c // 4))
+                free.remove(c)
+                ident[t] = c
+        it = iter(free)
+        for t in range(52):
+            if ident[t] < 0:
+                ident[t] = next(it)
+        plan = Plan()
+        plan.nodes = nodes
+        hole_tok: list[list[int]] = []
+        t = 0
+        for k in range(self.n):
+            hole_tok.append(list(range(t, t + len(self.hole[k]))))
+            t += len(self.hole[k])
+        plan.hole = [[ident[t] for t in toks] for toks in hole_tok]
+        recs: list[tuple[int, tuple[int, ...]]] = []
+        rec = st.rec
+        while rec is not None:
+            prev, j, toks = rec
+            recs.append((j, toks))
+            rec = prev
+        recs.reverse()
+        for j, toks in recs:
+            kind, _k, i, cards, _count = self.steps[j]
+            cs = [ident[t] for t in toks]
+            if kind == BURN:
+                plan.burns.append(cs[0])
+            elif kind == DEAL:
+                plan.received.setdefault(i, []).append(cs[0])
+            elif kind == DISCARD:
+                # in the order of the action: the named cards where they are
+                named = [c for c in cards if c is not None]
+                others = iter([c for c in cs if c not in named])
+                plan.thrown[i] = [c if c is not None else next(others) for c in cards]
+        return plan
+
+
+def _multisets(sizes: list[int], total: int) -> Iterator[list[int]]:
+    """Every way to take ``total`` items from groups of ``sizes`` (at most each size),
+    taking from the first groups first."""
+    if not sizes:
+        if total == 0:
+            yield []
+        return
+    first = sizes[0]
+    rest_cap = sum(sizes[1:])
+    for m in range(min(first, total), -1, -1):
+        if total - m > rest_cap:
+            break
+        for tail in _multisets(sizes[1:], total - m):
+            yield [m, *tail]
