@@ -242,6 +242,38 @@ _NOT_YET = {
 }
 
 
+def count_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gets an item for every replay of a choice of cards the loader tries
+    from now on."""
+    from triple_draw.phh import read
+
+    calls: list[int] = []
+    real = read.replay
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(read, "replay", counting)
+    return calls
+
+
+def spy_on_search(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The results of every run of the loader's card search from now on (its plan, or
+    ``None`` when it gave up at its bound)."""
+    from triple_draw.phh import read
+
+    searched: list[object] = []
+    search = read._search
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        searched.append(search(*args, **kwargs))
+        return searched[-1]
+
+    monkeypatch.setattr(read, "_search", spy)
+    return searched
+
+
 def reshuffling_seeds(rules: Rules, n: int, count: int = 6) -> list[int]:
     """The first ``count`` seeds (from 1) whose heavy-drawing hand reshuffles twice or more."""
     seeds: list[int] = []
@@ -287,21 +319,13 @@ def test_every_players_view_of_many_reshuffles_loads_back(
 
 
 def test_an_action_out_of_turn_is_refused_without_trying_other_cards(monkeypatch) -> None:
-    from triple_draw.phh import read
 
     rules = Rules(max_players=8)
     h = draw_heavy_hand(rules, 8, 2)
     text = phh.dumps(h, viewer=0)
     last_bet = text.rindex('  "p')
     bad = text[:last_bet] + '  "p1 cbr 999",\n' + text[last_bet:]
-    calls = []
-    real = read.replay
-
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(read, "replay", counting)
+    calls = count_replays(monkeypatch)
     with pytest.raises(HistoryError, match="p1 cbr 999"):
         phh.loads(bad, seed=1)
     assert len(calls) == 1
@@ -330,22 +354,8 @@ def test_an_impossible_view_is_refused_within_the_bound_of_attempts(monkeypatch)
     bad = text.replace(f"{who} {last}", f"{who} {first}{last[2:]}").replace(
         f"{who} sm {last}", f"{who} sm {first}{last[2:]}"
     )
-    calls = []
-    real = read.replay
-
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    searched = []
-    search = read._search
-
-    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
-        searched.append(search(*args, **kwargs))
-        return searched[-1]
-
-    monkeypatch.setattr(read, "replay", counting)
-    monkeypatch.setattr(read, "_search", spy)
+    calls = count_replays(monkeypatch)
+    searched = spy_on_search(monkeypatch)
     with pytest.raises(HistoryError, match="cannot"):
         phh.loads(bad, seed=1)
     assert searched == [None]  # the search ran, and gave up at its bound

@@ -12,7 +12,7 @@ import os
 import re
 
 import pytest
-from test_phh_hostile import draw_heavy_hand, reshuffling_seeds
+from test_phh_hostile import count_replays, draw_heavy_hand, reshuffling_seeds, spy_on_search
 
 from triple_draw import phh
 from triple_draw.errors import HistoryError
@@ -80,16 +80,7 @@ def _hole_cards(h: Hand) -> list[tuple[int, ...]]:
 
 def test_the_search_chooses_the_same_cards_whatever_the_seed(monkeypatch) -> None:
     # the quick first choice is seeded; the search depends on the text only
-    from triple_draw.phh import read
-
-    searched = []
-    search = read._search
-
-    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
-        searched.append(search(*args, **kwargs))
-        return searched[-1]
-
-    monkeypatch.setattr(read, "_search", spy)
+    searched = spy_on_search(monkeypatch)
     h = draw_heavy_hand(Rules(max_players=8), 8, 1)
     text = phh.dumps(h, viewer=7)
     first = phh.loads(text, seed=1)
@@ -132,17 +123,9 @@ def test_a_view_that_no_deal_gives_is_refused_naming_where() -> None:
 def test_the_search_proves_an_impossible_view_without_guessing(monkeypatch) -> None:
     # the search runs out of choices (it does not hit its bound): no random choice of
     # cards is tried after it
-    from triple_draw.phh import read
 
     bad = _a_view_receiving_its_own_discard()
-    calls = []
-    real = read.replay
-
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(read, "replay", counting)
+    calls = count_replays(monkeypatch)
     with pytest.raises(HistoryError):
         phh.loads(bad, seed=1)
     assert len(calls) == 1  # the first choice, then the search's proof
@@ -163,16 +146,7 @@ def _solver(text: str) -> solve.Solver:
     serves = find_serves(
         rules, data["starting_stacks"], seat_of, button, acts, core.resolve_core(None)
     )
-    hole, receive = solve.named(acts, n)
-    return solve.Solver(
-        acts,
-        n,
-        hole,
-        receive,
-        serves,
-        pokerstars=rules.reshuffle == "pokerstars",
-        pool_all=rules.reshuffle == "pokerkit",
-    )
+    return read.solver_for(acts, n, rules, serves, Locator(text))
 
 
 def test_the_search_is_bounded(monkeypatch) -> None:

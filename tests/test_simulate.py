@@ -7,6 +7,8 @@ import concurrent.futures as cf
 import json
 import math
 import multiprocessing
+import subprocess
+import sys
 
 import pytest
 
@@ -265,3 +267,52 @@ def test_bad_executor_object_is_a_type_error() -> None:
 def test_progress_true_draws_a_bar_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     simulate([RandomBot(), RandomBot()], hands=40, seed=1, chunk_size=10, progress=True)
     assert "simulate" in capsys.readouterr().err
+
+
+_START_METHOD = """
+import threading, time
+from triple_draw._executors import _process_pool
+{setup}
+pool = _process_pool(2)
+print(pool._mp_context.get_start_method())
+pool.shutdown()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork choice is Linux's")
+@pytest.mark.parametrize(
+    ("setup", "method"),
+    [
+        ("", "fork"),
+        ("threading.Thread(target=time.sleep, args=(2,), daemon=True).start()", "forkserver"),
+        (  # the compiled core's thread pool: native threads count too
+            "import numpy as np, triple_draw as td; "
+            "td.evaluate_batch(np.tile(np.arange(5, dtype=np.uint8), (64, 1)), threads=2)",
+            "forkserver",
+        ),
+    ],
+    ids=["single-threaded", "a-python-thread", "a-native-thread"],
+)
+def test_worker_processes_fork_only_from_a_single_threaded_process(setup: str, method: str) -> None:
+    """docs/simulation.md, workers: a plain fork (cheap) only when nothing else runs in
+    the process, else the fork server."""
+    run = subprocess.run(
+        [sys.executable, "-c", _START_METHOD.format(setup=setup)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [method]
+
+
+def test_two_forked_workers_give_the_serial_result() -> None:
+    code = (
+        "import json, triple_draw as td\n"
+        "a = td.simulate(players=4, hands=600, seed=9, chunk_size=100)\n"
+        "b = td.simulate(players=4, hands=600, seed=9, chunk_size=100, workers=2)\n"
+        "print(json.dumps([a.to_dict()['seats'] == b.to_dict()['seats'], b.executor]))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [True, "processes(2)"]

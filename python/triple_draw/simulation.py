@@ -396,7 +396,7 @@ def _play_chunk(
         if callable(reseed):
             reseed(bot_seed)
     decides = [decide_method(b) for b in bots]
-    acts = [None if d is not None else b.act for b, d in zip(bots, decides, strict=True)]
+    acts: list[Any] = [None if d is not None else b.act for b, d in zip(bots, decides, strict=True)]
     trusted = [type(b) in _BUNDLED and d is not None for b, d in zip(bots, decides, strict=True)]
     chooses = [b.choose if type(b) is HeuristicBot else None for b in bots]
     net, sq, won, sd, sdw, cats, rebuys = _zero_tallies(n)
@@ -408,7 +408,7 @@ def _play_chunk(
         else None
     )
     stacks = [stack] * n
-    no_draws = ((),) * n
+    no_draws: tuple[tuple[int, ...], ...] = ((),) * n
     zeros = (0,) * n
     obs_type = Observation
     new_tuple = tuple.__new__
@@ -433,7 +433,7 @@ def _play_chunk(
         # the public record kept along the hand
         folded_l = list(hand.folded)
         folded = tuple(folded_l)
-        draws_l = list(no_draws)
+        draws_l: list[tuple[int, ...]] = list(no_draws)
         draws = no_draws
         stage_draw: bool | None = None
         stage_street = -1

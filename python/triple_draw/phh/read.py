@@ -314,6 +314,23 @@ def _load_one(
     burns = the_rules.burn_cards and bool(timing.reshuffles)
     attempts = MAX_ATTEMPTS if unknown else BURN_ATTEMPTS if burns else 1
     tried: list[Timing] = [timing]
+
+    def play(cards: Cards, deck_seed: int | None, plan: Plan | None = None) -> Hand:
+        return replay(
+            the_rules,
+            stacks_phh,
+            seat_of,
+            button,
+            acts,
+            cards,
+            deck_seed,
+            core,
+            loc,
+            finishing,
+            forced=forced,
+            plan=plan,
+        )
+
     for attempt in range(attempts):
         if attempt == 1 and not searched:
             # the first choice got stuck: search every choice (bounded)
@@ -328,20 +345,7 @@ def _load_one(
                 raise HistoryError(str(first)) from None
             if plan is not None:
                 try:
-                    return replay(
-                        the_rules,
-                        stacks_phh,
-                        seat_of,
-                        button,
-                        acts,
-                        cards,
-                        seed,
-                        core,
-                        loc,
-                        finishing,
-                        forced=forced,
-                        plan=plan,
-                    )
+                    return play(cards, seed, plan)
                 except OrderError as e:
                     raise HistoryError(str(e)) from None
                 except HistoryError as e:  # a hand mucked unseen wins with these cards
@@ -366,20 +370,7 @@ def _load_one(
             first = first or HistoryError(f"{where}{e}")
             continue
         try:
-            deck_seed = rng.randrange(1 << 63) if burns and attempt else seed
-            return replay(
-                the_rules,
-                stacks_phh,
-                seat_of,
-                button,
-                acts,
-                cards,
-                deck_seed,
-                core,
-                loc,
-                finishing,
-                forced=forced,
-            )
+            return play(cards, rng.randrange(1 << 63) if burns and attempt else seed)
         except MuckWins as e:
             # the cards chosen for a hand mucked unseen would win: choose others
             if not e.chosen:
@@ -399,8 +390,18 @@ def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator)
     """Every card of the history by the search (:mod:`triple_draw.phh.solve`); ``None``
     if it needs more than its bound. Raises :class:`HistoryError` if no choice of the
     unknown cards is consistent with the deal."""
+    try:
+        return solver_for(acts, n, rules, serves, loc).solve()
+    except Unsolved:
+        return None
+    except Bad as e:
+        raise HistoryError(f"{loc.prefix()}{e}") from None
+
+
+def solver_for(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator) -> Solver:
+    """The search of the unknown cards of a history's actions under ``rules``."""
     hole, receive = named(acts, n)
-    solver = Solver(
+    return Solver(
         acts,
         n,
         hole,
@@ -410,12 +411,6 @@ def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator)
         pool_all=rules.reshuffle == "pokerkit",
         loc=loc,
     )
-    try:
-        return solver.solve()
-    except Unsolved:
-        return None
-    except Bad as e:
-        raise HistoryError(f"{loc.prefix()}{e}") from None
 
 
 def _timings(serves: Serves, pokerstars: bool, *, pool_all: bool = False) -> Iterator[Timing]:
