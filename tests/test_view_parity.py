@@ -57,6 +57,22 @@ def test_compiled_views_equal_the_python_reference_at_every_step(name: str) -> N
             h.apply(acts[-1] if h.in_draw and rnd.random() < 0.4 else rnd.choice(acts))
 
 
+@pytest.mark.parametrize("name", list(RULES))
+def test_the_lists_the_compiled_views_read_in_place_are_never_replaced(name: str) -> None:
+    """The compiled cache keeps the hand's ``_live``, ``_stacks``, ``_total`` and
+    ``_hands`` lists from the first view on (HandState: never replaced during a hand)."""
+    rnd = random.Random(name)
+    for i in range(30):
+        n = 2 + i % 7
+        h = Hand(RULES[name], [rnd.choice([3, 10, 40, 200]) for _ in range(n)], i % n, i)
+        lists = [h._live, h._stacks, h._total, h._hands]
+        while not h.is_over:
+            acts = h.legal_actions()
+            h.apply(acts[-1] if h.in_draw and rnd.random() < 0.4 else rnd.choice(acts))
+            now = [h._live, h._stacks, h._total, h._hands]
+            assert all(a is b for a, b in zip(now, lists, strict=True))
+
+
 def test_a_copy_and_a_restored_hand_get_their_own_views() -> None:
     h = Hand(Rules(), [100] * 4, seed=3)
     for _ in range(6):

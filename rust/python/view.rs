@@ -308,6 +308,9 @@ struct State {
     /// per seat: his draws so far as (discarded text, record), and as ``own_draws``
     own_raw: Vec<Vec<(Py<PyAny>, Py<PyAny>)>>,
     own_draws: Vec<Py<PyAny>>,
+    /// the hand's per-seat lists that are never replaced during a hand (HandState:
+    /// ``_live``, ``_stacks``, ``_total``, ``_hands``), read in place
+    lists: Option<[Py<PyList>; 4]>,
     /// per seat: the keys of his view with the values fixed for the hand set, and the
     /// keys of his player record with his seat set
     view_keys: Vec<Py<PyDict>>,
@@ -323,6 +326,15 @@ impl State {
         let button = h.getattr(intern!(py, "_button"))?;
         let sb = h.getattr(intern!(py, "_sb"))?;
         let bb = h.getattr(intern!(py, "_bb"))?;
+        let list = |name: &Bound<'_, PyString>| -> PyResult<Py<PyList>> {
+            Ok(h.getattr(name)?.cast_into::<PyList>()?.unbind())
+        };
+        let lists = [
+            list(intern!(py, "_live"))?,
+            list(intern!(py, "_stacks"))?,
+            list(intern!(py, "_total"))?,
+            list(intern!(py, "_hands"))?,
+        ];
         let mut view_keys = Vec::with_capacity(n);
         let mut record_keys = Vec::with_capacity(n);
         for seat in 0..n {
@@ -343,6 +355,7 @@ impl State {
             log: Some(h.getattr(intern!(py, "_log"))?.unbind()),
             view_keys,
             record_keys,
+            lists: Some(lists),
             rules: Some(rules.unbind()),
             n,
             pos: -1,
@@ -362,6 +375,20 @@ impl State {
             ..State::default()
         };
         Ok(())
+    }
+
+    /// The hand's `_live`, `_stacks`, `_total` and `_hands` lists.
+    fn lists<'py>(&self, py: Python<'py>) -> PyResult<[Bound<'py, PyList>; 4]> {
+        let l = self
+            .lists
+            .as_ref()
+            .ok_or_else(|| argument_error("view cache not set up"))?;
+        Ok([
+            l[0].bind(py).clone(),
+            l[1].bind(py).clone(),
+            l[2].bind(py).clone(),
+            l[3].bind(py).clone(),
+        ])
     }
 
     /// Whether this state follows the hand `h` (its log list, not shorter than what was
@@ -463,10 +490,7 @@ impl State {
             }
         }
         if every || !named.is_empty() {
-            let live = h.getattr(intern!(py, "_live"))?.cast_into::<PyList>()?;
-            let stacks = h.getattr(intern!(py, "_stacks"))?.cast_into::<PyList>()?;
-            let total = h.getattr(intern!(py, "_total"))?.cast_into::<PyList>()?;
-            let hands = h.getattr(intern!(py, "_hands"))?.cast_into::<PyList>()?;
+            let [live, stacks, total, hands] = self.lists(py)?;
             let bets = if phase == BET {
                 Some(h.getattr(intern!(py, "_bet"))?.cast_into::<PyList>()?)
             } else {
@@ -611,24 +635,13 @@ impl State {
         } else {
             sup.discard_actions.bind(py).clone()
         };
+        let [live, _, total, hands] = self.lists(py)?;
         let mut pot: i64 = 0;
-        for x in h
-            .getattr(intern!(py, "_total"))?
-            .cast_into::<PyList>()?
-            .iter()
-        {
+        for x in total.iter() {
             pot += x.extract::<i64>()?;
         }
-        let live = h
-            .getattr(intern!(py, "_live"))?
-            .cast_into::<PyList>()?
-            .get_item(seat)?
-            .is_truthy()?;
-        let hole = if live {
-            let held = h
-                .getattr(intern!(py, "_hands"))?
-                .cast_into::<PyList>()?
-                .get_item(seat)?;
+        let hole = if live.get_item(seat)?.is_truthy()? {
+            let held = hands.get_item(seat)?;
             let held = held.cast::<PyList>()?;
             let cached = &self.hole[seat].0;
             let mut same = held.len() == cached.len();
