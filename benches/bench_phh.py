@@ -12,10 +12,16 @@ Compare the figures as ratios within one run (docs: PHH).
 from __future__ import annotations
 
 import random
+import sys
 import time
+from pathlib import Path
 
 from triple_draw import phh
 from triple_draw.game import Hand, Rules
+
+# the tests' seeded random play (tests/conftest.py)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from conftest import play_randomly
 
 N_HANDS = 40
 N_HEAVY = 10
@@ -24,14 +30,7 @@ N_HEAVY = 10
 def _play(rules: Rules, n: int, seed: int, heavy: float) -> Hand:
     rng = random.Random(seed)
     h = Hand(rules, [1000] * n, button=rng.randrange(n), seed=seed)
-    while h.actor is not None:
-        acts = h.legal_actions()
-        if h.in_draw:
-            a = acts[-1] if rng.random() < heavy else rng.choice(acts)
-        else:
-            a = rng.choices(acts, [1 if x.kind == "fold" else 8 for x in acts])[0]
-        h.apply(a)
-    return h
+    return play_randomly(h, rng, draw_heavy=heavy, weight=8)
 
 
 def texts(kind: str) -> list[str]:

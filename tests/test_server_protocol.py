@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,20 @@ def two_players(c: Any, stack: list[Any]) -> tuple[Peer, Peer]:
     a.sync()
     b.sync()
     return a, b
+
+
+@contextmanager
+def two_seated(db: Path, tables: Any = None, watchers: int = 1) -> Iterator[list[Peer]]:
+    """Ann in seat 0 and Bob in seat 1 of table t1, then ``watchers`` more connections
+    that have said hello and sit nowhere: ``[ann, bob, *watchers]``."""
+    with ExitStack() as stack:
+        c = stack.enter_context(client(db) if tables is None else client(db, tables))
+        ws = [stack.enter_context(c.websocket_connect("/ws/t1")) for _ in range(2 + watchers)]
+        a, b = two_players(c, ws[:2])
+        others = [Peer(w) for w in ws[2:]]
+        for p in others:
+            p.hello()
+        yield [a, b, *others]
 
 
 def actor(a: Peer, b: Peer) -> tuple[Peer, Peer]:
@@ -239,15 +255,7 @@ def play_out_hand(a: Peer, b: Peer, hand_id: int, choose: Any = None) -> None:
 
 
 def test_seat_isolation_no_frame_holds_another_seats_cards(db: Path) -> None:
-    with (
-        client(db) as c,
-        c.websocket_connect("/ws/t1") as w1,
-        c.websocket_connect("/ws/t1") as w2,
-        c.websocket_connect("/ws/t1") as w3,
-    ):
-        a, b = two_players(c, [w1, w2])
-        spy = Peer(w3)
-        spy.hello()
+    with two_seated(db) as (a, b, spy):
         first = a.state["hand"]["id"]  # type: ignore[index]
         for k in range(3):
             play_out_hand(a, b, first + k)
@@ -491,15 +499,7 @@ def test_bots_fill_seats_and_play_with_a_person(db: Path) -> None:
 
 
 def test_a_seat_sees_its_own_discards_and_nobody_elses(db: Path) -> None:
-    with (
-        client(db) as c,
-        c.websocket_connect("/ws/t1") as w1,
-        c.websocket_connect("/ws/t1") as w2,
-        c.websocket_connect("/ws/t1") as w3,
-    ):
-        a, b = two_players(c, [w1, w2])
-        spy = Peer(w3)
-        spy.hello()
+    with two_seated(db) as (a, b, spy):
         p, q = actor(a, b)
         assert p.act({"kind": "call"})["type"] == "ack"
         q.sync()
@@ -520,16 +520,8 @@ def test_a_seat_sees_its_own_discards_and_nobody_elses(db: Path) -> None:
 
 def test_a_player_who_joins_a_running_game_waits_for_the_big_blind(db: Path) -> None:
     # docs/server.md, Between hands: the engine's Table decides who is dealt in
-    with (
-        client(db, [table(hand_pause=30.0)]) as c,
-        c.websocket_connect("/ws/t1") as w1,
-        c.websocket_connect("/ws/t1") as w2,
-        c.websocket_connect("/ws/t1") as w3,
-    ):
-        a, b = two_players(c, [w1, w2])
+    with two_seated(db, [table(hand_pause=30.0)]) as (a, b, d):
         hand_id = a.state["hand"]["id"]  # type: ignore[index]
-        d = Peer(w3)
-        d.hello()
         assert d.join("Cy", 2)["type"] == "joined"
         f = d.until(lambda f: f["type"] == "state" and f["seats"][2] is not None)
         assert f["seats"][2]["waiting"] is True and f["seats"][2]["sitting_out"] is False

@@ -23,19 +23,13 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 OUT = Path(__file__).resolve().parent.parent / "seeds" / "phh"
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
+from conftest import play_randomly  # noqa: E402 - the tests' helper, by path
 
 
 def play(hand: Hand, rng: random.Random, steps: int | None = None, heavy: float = 0.3) -> Hand:
-    k = 0
-    while hand.actor is not None and (steps is None or k < steps):
-        acts = hand.legal_actions()
-        if hand.in_draw:
-            a = acts[-1] if rng.random() < heavy else rng.choice(acts)
-        else:
-            a = rng.choices(acts, [1 if x.kind == "fold" else 6 for x in acts])[0]
-        hand.apply(a)
-        k += 1
-    return hand
+    """The tests' seeded random play (tests/conftest.py), folding with weight 1 in 7."""
+    return play_randomly(hand, rng, draw_heavy=heavy, weight=6, steps=steps)
 
 
 def main() -> None:
