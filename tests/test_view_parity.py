@@ -127,3 +127,17 @@ def test_views_of_one_hand_from_several_threads_at_once() -> None:
         for t in threads:
             t.join()
     assert not errors, errors
+
+
+def test_a_corrupt_log_entry_is_refused_and_the_cache_recovers() -> None:
+    """The compiled cache checks what it reads from the hand: an entry naming a seat
+    beyond the table is an ArgumentError (no panic), and once the entry is gone the next
+    view is built from scratch, equal to the reference."""
+    h = Hand(Rules(), [100] * 3, seed=1)
+    h.view(0)
+    h._log.append(("call", 99, 4, None))
+    with pytest.raises(ArgumentError, match="seat 99"):
+        h.view(0)
+    h._log.pop()
+    h.apply(h.legal_actions()[1])
+    assert json.dumps(h.view(1)) == json.dumps(ViewCache(h).view(h, 1))
