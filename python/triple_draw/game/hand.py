@@ -37,7 +37,6 @@ from triple_draw.game.actions import Action
 from triple_draw.game.betting import legal_actions as _legal_actions
 from triple_draw.game.betting import (
     end_round,
-    next_actor,
     raise_refusal,
     raise_target,
     seek,
@@ -701,7 +700,21 @@ class Hand(HandState):
         if self._n_live == 1:
             finish(self)
             return
-        next_actor(self, s)
+        # the next seat to act (seek(self, s + 1), inline: the hot path), else the round ends
+        to_act = self._to_act
+        bet = self._bet
+        n = self._n
+        j = s + 1 if s + 1 < n else 0
+        for _ in range(n):
+            if to_act[j]:
+                if self._n_active > 1 or bet[j] < self._level:
+                    self._actor = j
+                    return
+                break
+            j += 1
+            if j == n:
+                j = 0
+        end_round(self)
 
     def check_or_call(self) -> None:
         """The actor checks, or calls (all-in for less if short)."""
@@ -724,7 +737,20 @@ class Hand(HandState):
         else:
             self._log.append((CHECK, s, None, None))
         self._to_act[s] = DONE
-        next_actor(self, s)
+        # the next seat to act (seek(self, s + 1), inline: the hot path), else the round ends
+        to_act = self._to_act
+        n = self._n
+        j = s + 1 if s + 1 < n else 0
+        for _ in range(n):
+            if to_act[j]:
+                if self._n_active > 1 or bet[j] < self._level:
+                    self._actor = j
+                    return
+                break
+            j += 1
+            if j == n:
+                j = 0
+        end_round(self)
 
     def bet_or_raise(self) -> None:
         """The actor bets or raises one unit above the last full bet/raise (all-in for
@@ -775,7 +801,20 @@ class Hand(HandState):
         self._level = new
         self._last_aggr = s
         self._log.append((BET_KIND if level == 0 else RAISE, s, new, None))
-        next_actor(self, s)
+        # the next seat to act (seek(self, s + 1), inline: the hot path), else the round ends
+        to_act = self._to_act
+        n = self._n
+        j = s + 1 if s + 1 < n else 0
+        for _ in range(n):
+            if to_act[j]:
+                if self._n_active > 1 or bet[j] < self._level:
+                    self._actor = j
+                    return
+                break
+            j += 1
+            if j == n:
+                j = 0
+        end_round(self)
 
     def discard(self, cards: Any = (), receive: Any = None, burn: Any = None) -> None:
         """The actor discards ``cards`` (ids, text or Card objects; none = stand pat).
