@@ -107,3 +107,20 @@ def test_analysis_kernels_on_real_hands(
         trials=200,
         seed=2,
     )
+
+
+@SETTINGS
+@given(cardish, st.one_of(st.integers(), st.none(), st.text(max_size=3), st.slices(40)))
+def test_discard_choices(held: object, index: object) -> None:
+    from triple_draw import _core
+
+    for make in (_core.DiscardChoices, _core.discard_choices):
+        d = _call(make, held)
+        if d is not None:
+            try:
+                d[index]
+            except (IndexError, TypeError):  # a sequence's own errors
+                pass
+            _call(d.index, index)
+            assert d.count(index) == 0
+            assert (index in d) is False

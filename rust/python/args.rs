@@ -29,6 +29,10 @@ pub(crate) fn int_value(obj: &Bound<'_, PyAny>) -> PyResult<Option<i128>> {
     let Some(v) = exact_int(obj)? else {
         return Ok(None);
     };
+    // i64 first: one C call, where i128 goes through a slower conversion under abi3
+    if let Ok(x) = v.extract::<i64>() {
+        return Ok(Some(i128::from(x)));
+    }
     if let Ok(x) = v.extract::<i128>() {
         return Ok(Some(x));
     }

@@ -8,7 +8,8 @@
 //! * [`deck`] — `Deck`;
 //! * [`analysis`] — the analysis kernels;
 //! * [`bots`] — the heuristic bot's decisions;
-//! * [`view`] — `ViewCache`, what one seat may see of a hand (`Hand.view`).
+//! * [`view`] — `ViewCache`, what one seat may see of a hand (`Hand.view`);
+//! * [`choices`] — `DiscardChoices`, the legal draws of a hand (`Hand.legal_actions`).
 //!
 //! Promises (see docs/security.md): every error on bad input is a `TripleDrawError`
 //! subclass (or `TypeError` for a wrong type, `MemoryError` when an allocation fails); no
@@ -19,6 +20,7 @@ mod analysis;
 mod args;
 mod bots;
 mod cards;
+mod choices;
 mod deck;
 mod errors;
 mod eval;
@@ -48,6 +50,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     analysis::register(m)?;
     bots::register(m)?;
     view::register(m)?;
+    choices::register(m)?;
     // Build the evaluator tables and the shared objects at import, not inside the first
     // timed call.
     let _ = crate::eval::tables();

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from triple_draw.game.cards import CARD_TEXT, to_ids
-from triple_draw.errors import ArgumentError
+from triple_draw.errors import ArgumentError, CardError
 
 __all__ = [
     "Action",
@@ -197,7 +197,16 @@ class DiscardChoices(Sequence[Action]):
     __slots__ = ("_held", "_pick")
 
     def __init__(self, held: Iterable[int]) -> None:
-        self._held: list[int] = sorted(held)  # never changed
+        cards = list(held)
+        for c in cards:
+            if type(c) is not int or not 0 <= c < 52:
+                raise CardError(f"held cards must be card ids 0..51, got {c!r}")
+        if len(cards) > 5:
+            raise CardError("a hand holds at most 5 cards")
+        if len(set(cards)) != len(cards):
+            c = next(c for c in cards if cards.count(c) > 1)
+            raise CardError(f"card id {c} is held twice")
+        self._held: list[int] = sorted(cards)  # never changed
         self._pick = _PICK[len(self._held)]
 
     def __len__(self) -> int:
@@ -251,3 +260,26 @@ class DiscardChoices(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"DiscardChoices({list(self._held)!r})"
+
+    def __reduce__(self) -> tuple[type[DiscardChoices], tuple[list[int]]]:
+        return (DiscardChoices, (list(self._held),))
+
+
+_new_choices = object.__new__
+
+
+def discard_choices(held: list[int]) -> DiscardChoices:
+    """The :class:`DiscardChoices` of a hand holding ``held`` (distinct card ids), made
+    without checking them: what ``Hand.legal_actions`` lists at a draw with a core that
+    does not build the sequence itself (the compiled core's ``discard_choices`` builds
+    the same sequence in Rust)."""
+    d = _new_choices(DiscardChoices)
+    d._held = cards = sorted(held)
+    d._pick = _PICK[len(cards)]
+    return d
+
+
+#: What the compiled core's ``DiscardChoices`` (rust/python/choices.rs: the same sequence,
+#: which the parity tests hold to :class:`DiscardChoices`) takes from this module: the
+#: action class, the shared discard actions and their bound, and this reference class.
+_COMPILED_SUPPORT = (Action, _DISCARDS, _DISCARDS_MAX, DiscardChoices)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from triple_draw.game.actions import _PICK, Action, DiscardChoices, make_action
+from triple_draw.game.actions import Action, discard_choices, make_action
 from triple_draw.game.events import BEGIN_ROUND, CALL, CHECK, FOLD, RAISE
 from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.drawing import start_draw
@@ -73,7 +73,6 @@ def raise_target(st: HandState, s: int) -> int:
 #: when nobody has bet this round (check or bet) and 0 when he may check a bet he matched
 #: (check or raise). Bounded: the situations of the stakes in play.
 _BETTING_ACTIONS: dict[tuple[int, int], tuple[Action, ...]] = {}
-_new_choices = object.__new__
 
 
 def legal_actions(st: HandState) -> Sequence[Action]:
@@ -96,9 +95,11 @@ def legal_actions(st: HandState) -> Sequence[Action]:
     if st._phase:
         if s is None:  # over
             return []
-        d = _new_choices(DiscardChoices)
-        d._held = held = sorted(st._hands[s])
-        d._pick = _PICK[len(held)]
+        d: Sequence[Action]
+        try:  # the core builds the sequence (both bundled cores do; not required of others)
+            d = st._core.discard_choices(st._hands[s])  # type: ignore[attr-defined]
+        except AttributeError:  # a core without it: the game layer's own
+            d = discard_choices(st._hands[s])
         st._legal = d
         st._legal_at = len(st._log)
         return d

@@ -106,7 +106,10 @@ def _load(name: str) -> Core:
         return core
     if which == "compiled":
         from triple_draw import _core
+        from triple_draw.game.actions import DiscardChoices
 
+        # its legal draws count as a DiscardChoices for isinstance()
+        DiscardChoices.register(_core.DiscardChoices)
         core = _core
     elif which == "reference":
         from triple_draw import reference
