@@ -613,3 +613,26 @@ def test_apply_checks_an_action_listed_at_an_earlier_decision_again() -> None:
     assert h.to_dict() == before
     h.apply(mine[0b11], seat=h.actor)
     assert h.to_dict() != before
+
+
+def test_an_action_listed_before_a_direct_call_is_checked_again() -> None:
+    """The fast methods end the decision too: after ``check_or_call()`` (or ``fold()``,
+    ``bet_or_raise()``) an action listed before it is no longer taken on trust."""
+    for act in ("check_or_call", "fold", "bet_or_raise"):
+        h = Hand(R, [100] * 4, seed=5)
+        listed = h.legal_actions()
+        getattr(h, act)()
+        before = h.to_dict()
+        stale_call = listed[1]  # call 2: the next seat faces the same bet only after a call
+        if act == "bet_or_raise":
+            with pytest.raises(IllegalActionError):
+                h.apply(stale_call)
+            assert h.to_dict() == before
+        else:  # still legal for the next seat: performed, after being checked
+            h.apply(stale_call)
+            assert h.history[-1].kind == "call"
+    h = Hand(R, [100] * 3, seed=5)
+    listed = h.legal_actions()
+    c = h.copy()  # a copy starts with nothing listed: the action is checked, and legal
+    c.apply(listed[2])
+    assert c.history[-1].kind == "raise" and h.history[-1].kind != "raise"

@@ -96,12 +96,10 @@ def legal_actions(st: HandState) -> Sequence[Action]:
         if s is None:  # over
             return []
         d: Sequence[Action]
-        try:  # the core builds the sequence (both bundled cores do; not required of others)
+        try:  # the compiled core builds the sequence (not required of a core)
             d = st._core.discard_choices(st._hands[s])  # type: ignore[attr-defined]
-        except AttributeError:  # a core without it: the game layer's own
+        except AttributeError:  # a core without it (the reference): the game layer's own
             d = discard_choices(st._hands[s])
-        st._legal = d
-        st._legal_at = len(st._log)
         return d
     mine = st._bet[s]
     x = st._stacks[s]
@@ -124,8 +122,7 @@ def legal_actions(st: HandState) -> Sequence[Action]:
     acts = _BETTING_ACTIONS.get((call_to, raise_to))
     if acts is None:
         acts = _betting_actions(call_to, raise_to)
-    st._legal = acts
-    st._legal_at = len(st._log)
+    st._legal = acts  # recognised by apply() until the next action (which clears it)
     return acts
 
 

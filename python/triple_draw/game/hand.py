@@ -115,7 +115,7 @@ class Hand(HandState):
     # The fields are HandState's (declared once there); the view cache is the only other
     # slot. It is left unset until the first view(): copy() and from_dict() set exactly
     # HandState's fields, so a copy or a restored hand never shares a cache.
-    __slots__ = (*FIELDS, "_view_cache", "_legal", "_legal_at")
+    __slots__ = (*FIELDS, "_view_cache", "_legal")
     _view_cache: ViewCache
 
     def __init__(
@@ -593,28 +593,23 @@ class Hand(HandState):
 
         Raises :class:`IllegalActionError` saying what was wrong; the hand is unchanged.
 
-        An action that :meth:`legal_actions` listed at this very decision is recognised
-        by identity (the same shared object, from the tuple or discard choices it returned
-        last, while nothing has happened since) and performed without checking its
-        fields again; any other action is checked field by field."""
+        A betting action that :meth:`legal_actions` listed at this very decision is
+        recognised by identity (the same shared object, from the tuple it returned last,
+        while nothing has happened since) and performed without checking its fields
+        again; any other action is checked field by field."""
         try:
-            fresh = self._legal_at == len(self._log)
+            legal = self._legal  # the betting actions listed at this decision, or None
         except AttributeError:  # legal_actions() not called on this object yet
-            fresh = False
-        if fresh and (seat is None or seat == self._actor):
-            legal = self._legal
-            if type(legal) is tuple:
-                if action is legal[1]:
-                    self.check_or_call()
-                    return
-                if action is legal[0]:
-                    self.fold()
-                    return
-                if len(legal) > 2 and action is legal[2]:
-                    self.bet_or_raise()
-                    return
-            elif type(action) is Action and action.kind == DISCARD:
-                self.discard(action.cards)
+            legal = None
+        if legal is not None and (seat is None or seat == self._actor):
+            if action is legal[1]:
+                self.check_or_call()
+                return
+            if action is legal[0]:
+                self.fold()
+                return
+            if len(legal) > 2 and action is legal[2]:
+                self.bet_or_raise()
                 return
         if type(action) is not Action:
             raise IllegalActionError(f"not an Action: {action!r}")
@@ -689,6 +684,7 @@ class Hand(HandState):
         """The actor folds (allowed even when he could check)."""
         if self._phase:
             raise self._not_betting("fold")
+        self._legal = None
         s: int = self._actor  # type: ignore[assignment]
         self._live[s] = False
         self._active[s] = DONE
@@ -720,6 +716,7 @@ class Hand(HandState):
         """The actor checks, or calls (all-in for less if short)."""
         if self._phase:
             raise self._not_betting("check or call")
+        self._legal = None
         s: int = self._actor  # type: ignore[assignment]
         bet = self._bet
         owe = self._level - bet[s]
@@ -770,6 +767,7 @@ class Hand(HandState):
             and self._n_active > 1
         ):
             raise IllegalActionError(raise_refusal(self, s))
+        self._legal = None
         unit = self._unit
         full = self._full_level
         put = full + unit - bet[s]

@@ -30,8 +30,6 @@ from typing import TYPE_CHECKING, Any
 
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from triple_draw.game.actions import Action
     from triple_draw.game.core import Core
     from triple_draw.game.events import LogEntry
@@ -159,14 +157,13 @@ class HandState:
     #: the :class:`HandResult`, built on first request
     _result: HandResult | None
 
-    # Not fields: what ``legal_actions`` last listed and at which decision (the length of
-    # the log then: every change of the state appends an entry to the log, so the length
-    # is the same exactly while the state is the same), so that ``apply`` recognises
-    # those very objects without checking them again. The concrete class adds the slots;
-    # a copy or a restored hand starts without them (like the view cache).
+    # Not a field: the betting actions ``legal_actions`` listed at this decision (``None``
+    # once anything has happened since: the betting actions clear it before they change
+    # the state; a draw never sets it), so that ``apply`` recognises those very objects
+    # without checking them again. The concrete class adds the slot; a copy or a restored
+    # hand starts without it (like the view cache).
     if TYPE_CHECKING:
-        _legal: Sequence[Action]
-        _legal_at: int
+        _legal: tuple[Action, ...] | None
 
     def copy_state_into(self, new: HandState) -> None:
         """Copy every field into ``new`` (lists one level deep, the deck copied)."""

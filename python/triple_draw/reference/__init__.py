@@ -16,8 +16,6 @@ RefHandRank(rank=1, category='no pair', name='7-5 low')
 
 from __future__ import annotations
 
-from typing import Any
-
 from triple_draw.reference.bots import bots_heuristic, bots_standard_discard
 from triple_draw.reference.cards import Card, card_ids, parse_cards
 from triple_draw.reference.chacha import ChaCha12Stream, chacha_block, lemire_below
@@ -33,14 +31,6 @@ from triple_draw.reference.evaluator import (
 
 #: The number of distinct hand ranks (1 .. NUM_CLASSES), as the compiled core names it.
 NUM_CLASSES = CLASS_COUNT
-
-
-def discard_choices(held: list[int]) -> Any:
-    """The legal draws of a hand holding ``held``: the game layer's own pure-Python
-    ``DiscardChoices`` (the sequence the compiled core builds in Rust is held to it)."""
-    from triple_draw.game.actions import discard_choices as make
-
-    return make(held)
 
 
 def HandRank(rank: int) -> RefHandRank:  # noqa: N802 - the compiled core's class name
@@ -60,7 +50,6 @@ __all__ = [
     "bots_standard_discard",
     "card_ids",
     "chacha_block",
-    "discard_choices",
     "evaluate",
     "evaluate_batch",
     "lemire_below",
