@@ -690,26 +690,24 @@ class Hand(HandState):
         self._active[s] = DONE
         self._n_live -= 1
         self._n_active -= 1
-        self._to_act[s] = DONE
+        to_act = self._to_act
+        to_act[s] = DONE
         self._out.extend(self._hands[s])
         self._log.append((FOLD, s, None, None))
         if self._n_live == 1:
             finish(self)
             return
         # the next seat to act (seek(self, s + 1), inline: the hot path), else the round ends
-        to_act = self._to_act
         bet = self._bet
         n = self._n
         j = s + 1 if s + 1 < n else 0
-        for _ in range(n):
+        while j != s:  # (his own entry is DONE now)
             if to_act[j]:
                 if self._n_active > 1 or bet[j] < self._level:
                     self._actor = j
                     return
                 break
-            j += 1
-            if j == n:
-                j = 0
+            j = j + 1 if j + 1 < n else 0
         end_round(self)
 
     def check_or_call(self) -> None:
@@ -733,20 +731,18 @@ class Hand(HandState):
             self._log.append((CALL, s, bet[s], None))
         else:
             self._log.append((CHECK, s, None, None))
-        self._to_act[s] = DONE
-        # the next seat to act (seek(self, s + 1), inline: the hot path), else the round ends
         to_act = self._to_act
+        to_act[s] = DONE
+        # the next seat to act (seek(self, s + 1), inline: the hot path), else the round ends
         n = self._n
         j = s + 1 if s + 1 < n else 0
-        for _ in range(n):
+        while j != s:  # (his own entry is DONE now)
             if to_act[j]:
                 if self._n_active > 1 or bet[j] < self._level:
                     self._actor = j
                     return
                 break
-            j += 1
-            if j == n:
-                j = 0
+            j = j + 1 if j + 1 < n else 0
         end_round(self)
 
     def bet_or_raise(self) -> None:
@@ -800,18 +796,15 @@ class Hand(HandState):
         self._last_aggr = s
         self._log.append((BET_KIND if level == 0 else RAISE, s, new, None))
         # the next seat to act (seek(self, s + 1), inline: the hot path), else the round ends
-        to_act = self._to_act
         n = self._n
         j = s + 1 if s + 1 < n else 0
-        for _ in range(n):
+        while j != s:  # (his own entry is DONE now)
             if to_act[j]:
                 if self._n_active > 1 or bet[j] < self._level:
                     self._actor = j
                     return
                 break
-            j += 1
-            if j == n:
-                j = 0
+            j = j + 1 if j + 1 < n else 0
         end_round(self)
 
     def discard(self, cards: Any = (), receive: Any = None, burn: Any = None) -> None:
@@ -846,8 +839,8 @@ class Hand(HandState):
                 keep = None
         if keep is None:  # text, Card objects, or an error to explain
             ids, keep = drawing.checked_discard(s, held, cards)
-        k = len(ids)
-        ids = tuple(ids)
+        if type(ids) is not tuple:
+            ids = tuple(ids)
         if receive is not None or self._reserved is not None or burn is not None:
             if drawing.discard_given(self, s, ids, keep, receive, burn):
                 start_round(self, self._street + 1)
@@ -856,14 +849,15 @@ class Hand(HandState):
         self._log.append((DISCARD, s, None, ids))
         order = self._draw_order
         pos = self._draw_pos + 1
+        last = pos == len(order)
         if self._rc.immediate_draw:  # dealt right after declaring (the burn card first)
             drawing.serve(self, s, ids, self._rc.burn and pos == 1)
         else:
             self._declared.append((s, ids))
-            self._need += k
-            if pos == len(order):
+            self._need += len(ids)
+            if last:
                 drawing.serve_all(self)
-        if pos < len(order):
+        if not last:
             self._draw_pos = pos
             self._actor = order[pos]
             return
