@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from triple_draw.game.actions import Action, discard_choices, make_action
-from triple_draw.game.events import BEGIN_ROUND, CALL, CHECK, FOLD, RAISE
+from triple_draw.game.events import CALL, CHECK, FOLD, RAISE, ROUND_BEGINS
 from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.drawing import start_draw
 from triple_draw.game.phase import BET, MAY_RAISE
@@ -186,7 +186,7 @@ def start_round(st: HandState, r: int) -> None:
     active = st._active
     st._to_act = active[:]
     st._last_aggr = None
-    st._log.append((BEGIN_ROUND, None, r, None))
+    st._log.append(ROUND_BEGINS[r])
     if st._n_active < 2:
         end_round(st)
         return

@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from triple_draw.errors import CardError, IllegalActionError
-from triple_draw.game.events import BEGIN_DRAW, BURN, DISCARD, RESHUFFLE
+from triple_draw.game.events import BURN, DISCARD, DRAW_BEGINS, RESHUFFLE
 from triple_draw.game.events import DRAW as DRAW_KIND
 from triple_draw.game.cards import CARD_TEXT, to_ids, to_maybe_ids
 from triple_draw.game.events import LogEntry
@@ -76,7 +76,7 @@ def start_draw(st: HandState) -> None:
     st._draw_order = order
     st._draw_pos = 0
     st._actor = order[0]
-    st._log.append((BEGIN_DRAW, None, st._street, None))
+    st._log.append(DRAW_BEGINS[st._street])
 
 
 def discards_of(st: HandState, seat: int) -> tuple[int, ...]:

@@ -109,6 +109,15 @@ _KINDS = frozenset(EVENT_KINDS)
 #: - exactly the fields of an :class:`Event`, with cards as ids.
 LogEntry = tuple[str, int | None, int | None, tuple[int, ...] | None]
 
+# Entries that are the same in every hand, built once and shared (entries are immutable):
+#: ``ROUND_BEGINS[r]``: betting round ``r`` (0..3) begins
+ROUND_BEGINS: tuple[LogEntry, ...] = tuple((BEGIN_ROUND, None, r, None) for r in range(4))
+#: ``DRAW_BEGINS[d]``: draw ``d`` (0..2) begins
+DRAW_BEGINS: tuple[LogEntry, ...] = tuple((BEGIN_DRAW, None, d, None) for d in range(3))
+#: ``FOLDS[seat]``, ``CHECKS[seat]``: that seat folds, checks (seats 0..9)
+FOLDS: tuple[LogEntry, ...] = tuple((FOLD, s, None, None) for s in range(10))
+CHECKS: tuple[LogEntry, ...] = tuple((CHECK, s, None, None) for s in range(10))
+
 
 @dataclass(frozen=True, slots=True)
 class Event:

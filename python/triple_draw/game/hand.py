@@ -21,7 +21,6 @@ from triple_draw.errors import ArgumentError, ArgumentTypeError, CardError, Ille
 from triple_draw.game import core as _coremod
 from triple_draw.game import drawing, state_io
 from triple_draw.game.events import (
-    BEGIN_ROUND,
     CALL,
     CHECK,
     DEAL,
@@ -43,7 +42,7 @@ from triple_draw.game.betting import (
     start_round,
 )
 from triple_draw.game.cards import CARD_TEXT, to_ids
-from triple_draw.game.events import Event, LogEntry, to_event
+from triple_draw.game.events import CHECKS, FOLDS, ROUND_BEGINS, Event, LogEntry, to_event
 from triple_draw.game.phase import BET, CALL_ONLY, DONE, DRAW, MAY_RAISE, OVER, PHASES
 from triple_draw.game.rules import UNCAPPED, Rules
 from triple_draw.game.showdown import finish, hand_result
@@ -267,7 +266,7 @@ class Hand(HandState):
         self._n_active = na
         self._cw = _CW[n][button]
         self._last_aggr = None
-        log.append((BEGIN_ROUND, None, 0, None))
+        log.append(ROUND_BEGINS[0])
         if na == n:  # nobody all-in from the blinds: first left of the big blind acts
             self._actor = bb + 1 if bb + 1 < n else 0
         else:
@@ -693,7 +692,7 @@ class Hand(HandState):
         to_act = self._to_act
         to_act[s] = DONE
         self._out.extend(self._hands[s])
-        self._log.append((FOLD, s, None, None))
+        self._log.append(FOLDS[s])
         if self._n_live == 1:
             finish(self)
             return
@@ -730,7 +729,7 @@ class Hand(HandState):
             self._total[s] += owe
             self._log.append((CALL, s, bet[s], None))
         else:
-            self._log.append((CHECK, s, None, None))
+            self._log.append(CHECKS[s])
         to_act = self._to_act
         to_act[s] = DONE
         # the next seat to act (seek(self, s + 1), inline: the hot path), else the round ends
