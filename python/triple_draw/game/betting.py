@@ -5,12 +5,12 @@
   as ``Hand.legal_actions`` and used by the views;
 - :func:`raise_refusal`: why a bet or raise is not allowed (the error messages of
   ``apply`` and ``bet_or_raise``: PokerKit's verify/can/do pattern);
-- the flow: :func:`seek`, :func:`end_round`, :func:`start_round`.
+- the flow: :func:`next_actor`, :func:`seek`, :func:`end_round`, :func:`start_round`.
 
 The actions themselves (``fold``, ``check_or_call``, ``bet_or_raise``) and
 ``can_bet_or_raise`` are the hot path and live in ``hand.py``, with the raise condition of
-:func:`legal_actions` and the search of :func:`seek` for the next seat to act written
-inline; tests/test_hand_api.py holds them equal at every decision of many hands.
+:func:`legal_actions` written inline; tests/test_hand_api.py holds them equal at every
+decision of many hands.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ __all__ = [
     "raise_refusal",
     "raise_target",
     "legal_actions",
+    "next_actor",
     "seek",
     "end_round",
     "start_round",
@@ -141,6 +142,22 @@ def _betting_actions(call_to: int, raise_to: int) -> tuple[Action, ...]:
 
 
 # -- the flow of a round -------------------------------------------------------------------
+
+
+def next_actor(st: HandState, s: int) -> None:
+    """Seat ``s`` acted (his ``_to_act`` entry is ``DONE`` now): hand the action to the next
+    seat that must act (:func:`seek` from ``s + 1``), or end the betting round."""
+    to_act = st._to_act
+    n = st._n
+    j = s + 1 if s + 1 < n else 0
+    while j != s:
+        if to_act[j]:
+            if st._n_active > 1 or st._bet[j] < st._level:
+                st._actor = j
+                return
+            break
+        j = j + 1 if j + 1 < n else 0
+    end_round(st)
 
 
 def seek(st: HandState, j: int) -> int:

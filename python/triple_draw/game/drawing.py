@@ -127,11 +127,12 @@ def serve_all(st: HandState) -> None:
     declared = st._declared
     need = st._need
     burn = st._rc.burn
-    if (burn or st._rc.pool_all_discards) and not _top_covers(st, need + burn):
+    covers = _top_covers(st, need + burn)
+    if not covers and (burn or st._rc.pool_all_discards):
         # one deal for the whole draw: the burn comes first, and the "pokerkit" pool
         # holds the discards of the players not served yet
         commit(st, plan(st, _pending(st), burn=st._rc.burn))
-    elif _top_covers(st, need + burn):
+    elif covers:
         # no reshuffle: the burn card (if the rules burn) and every draw from the top of
         # the stub, in the order the one deal would give them
         if need or burn:

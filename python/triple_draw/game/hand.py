@@ -35,6 +35,7 @@ from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.actions import Action
 from triple_draw.game.betting import legal_actions as _legal_actions
 from triple_draw.game.betting import (
+    next_actor,
     end_round,
     raise_refusal,
     raise_target,
@@ -66,9 +67,11 @@ _BLINDS = [
 ]
 
 
-#: _DEAL[n][first]: ``(seat, p)`` in dealing order: seat gets cards p, p + n, ... of the deal
+#: _DEAL[n][first]: ``(seat, slice)`` in dealing order: seat gets cards p, p + n, ... of
+#: the deal (p = 0 for ``first``)
 _DEAL = [
-    [tuple(((sb + p) % n, p) for p in range(n)) for sb in range(n)] if n else [] for n in range(10)
+    [tuple(((sb + p) % n, slice(p, None, n)) for p in range(n)) for sb in range(n)] if n else []
+    for n in range(10)
 ]
 
 
@@ -223,9 +226,9 @@ class Hand(HandState):
             ids = d.deal_ids(5 * n)
             t = tuple(ids)
             hands: list[list[int]] = [ids] * n
-            for s, p in _DEAL[n][first]:  # one card at a time from the first seat
-                hands[s] = ids[p::n]
-                log.append((DEAL, s, None, t[p::n]))
+            for s, cards in _DEAL[n][first]:  # one card at a time from the first seat
+                hands[s] = ids[cards]
+                log.append((DEAL, s, None, t[cards]))
             self._deck = d
             self._stub_n = 52 - 5 * n
             self._hands = hands
@@ -689,25 +692,13 @@ class Hand(HandState):
         self._active[s] = DONE
         self._n_live -= 1
         self._n_active -= 1
-        to_act = self._to_act
-        to_act[s] = DONE
+        self._to_act[s] = DONE
         self._out.extend(self._hands[s])
         self._log.append(FOLDS[s])
         if self._n_live == 1:
             finish(self)
             return
-        # the next seat to act (seek(self, s + 1), inline: the hot path), else the round ends
-        bet = self._bet
-        n = self._n
-        j = s + 1 if s + 1 < n else 0
-        while j != s:  # (his own entry is DONE now)
-            if to_act[j]:
-                if self._n_active > 1 or bet[j] < self._level:
-                    self._actor = j
-                    return
-                break
-            j = j + 1 if j + 1 < n else 0
-        end_round(self)
+        next_actor(self, s)
 
     def check_or_call(self) -> None:
         """The actor checks, or calls (all-in for less if short)."""
@@ -730,19 +721,8 @@ class Hand(HandState):
             self._log.append((CALL, s, bet[s], None))
         else:
             self._log.append(CHECKS[s])
-        to_act = self._to_act
-        to_act[s] = DONE
-        # the next seat to act (seek(self, s + 1), inline: the hot path), else the round ends
-        n = self._n
-        j = s + 1 if s + 1 < n else 0
-        while j != s:  # (his own entry is DONE now)
-            if to_act[j]:
-                if self._n_active > 1 or bet[j] < self._level:
-                    self._actor = j
-                    return
-                break
-            j = j + 1 if j + 1 < n else 0
-        end_round(self)
+        self._to_act[s] = DONE
+        next_actor(self, s)
 
     def bet_or_raise(self) -> None:
         """The actor bets or raises one unit above the last full bet/raise (all-in for
@@ -794,17 +774,7 @@ class Hand(HandState):
         self._level = new
         self._last_aggr = s
         self._log.append((BET_KIND if level == 0 else RAISE, s, new, None))
-        # the next seat to act (seek(self, s + 1), inline: the hot path), else the round ends
-        n = self._n
-        j = s + 1 if s + 1 < n else 0
-        while j != s:  # (his own entry is DONE now)
-            if to_act[j]:
-                if self._n_active > 1 or bet[j] < self._level:
-                    self._actor = j
-                    return
-                break
-            j = j + 1 if j + 1 < n else 0
-        end_round(self)
+        next_actor(self, s)
 
     def discard(self, cards: Any = (), receive: Any = None, burn: Any = None) -> None:
         """The actor discards ``cards`` (ids, text or Card objects; none = stand pat).
