@@ -36,7 +36,7 @@ from triple_draw.phh.base import (
 )
 from triple_draw.phh.actions import Act
 from triple_draw.phh.infer import Cards
-from triple_draw.phh.solve import Plan, Solver, Unsolved, named
+from triple_draw.phh.solve import Plan, Solver, Unsolved, named, recorded_stubs
 from triple_draw.phh.replay import MuckWins, OrderError, replay
 from triple_draw.phh.timing import Serves, Timing, find_reshuffles, find_serves
 
@@ -390,6 +390,16 @@ def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator)
     """Every card of the history by the search (:mod:`triple_draw.phh.solve`); ``None``
     if it needs more than its bound. Raises :class:`HistoryError` if no choice of the
     unknown cards is consistent with the deal."""
+    stubs = recorded_stubs(acts) if rules.reshuffle == "pokerstars" else {}
+    if stubs:
+        # where the new stubs formed is recorded: a search that follows the record first
+        # (it proves nothing if it fails: the record is only a comment)
+        solver = solver_for(acts, n, rules, serves, loc, stubs)
+        if solver.fixed is not None:
+            try:
+                return solver.solve()
+            except Bad:  # Unsolved too
+                pass
     try:
         return solver_for(acts, n, rules, serves, loc).solve()
     except Unsolved:
@@ -398,8 +408,17 @@ def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator)
         raise HistoryError(f"{loc.prefix()}{e}") from None
 
 
-def solver_for(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator) -> Solver:
-    """The search of the unknown cards of a history's actions under ``rules``."""
+def solver_for(
+    acts: list[Act],
+    n: int,
+    rules: Rules,
+    serves: Serves,
+    loc: Locator,
+    stubs: dict[int, int] | None = None,
+) -> Solver:
+    """The search of the unknown cards of a history's actions under ``rules``; ``stubs``:
+    where the history records new stubs (:func:`~triple_draw.phh.solve.recorded_stubs`),
+    followed exactly."""
     hole, receive = named(acts, n)
     return Solver(
         acts,
@@ -410,6 +429,7 @@ def solver_for(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locat
         pokerstars=rules.reshuffle == "pokerstars",
         pool_all=rules.reshuffle == "pokerkit",
         loc=loc,
+        stubs=stubs,
     )
 
 
