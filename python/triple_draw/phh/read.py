@@ -302,8 +302,15 @@ def _load_one(
     core = _coremod.resolve_core(core)
     serves = find_serves(the_rules, stacks_phh, seat_of, button, acts, core, forced=forced)
     pokerstars = the_rules.reshuffle == "pokerstars"
+    recorded = _recorded(acts, n, the_rules, serves, loc)
     timings = _timings(serves, pokerstars, pool_all=the_rules.reshuffle == "pokerkit")
     timing = next(timings)
+    # where the history records the new stubs (and they fit the counts): every other
+    # random choice follows the record
+    exact: Timing | None = None
+    if recorded is not None and recorded.fixed is not None:
+        steps = recorded.steps
+        exact = find_reshuffles(serves, True, {steps[d][2]: steps[d][4] for d in recorded.crowd})
     cards = Cards(acts, n, loc, timing)
     unknown = cards.revealed or any(s.card is None for s in cards.slots)
     rng = random.Random(seed)
@@ -336,7 +343,7 @@ def _load_one(
             # the first choice got stuck: search every choice (bounded)
             searched = True
             try:
-                plan = _search(acts, n, the_rules, serves, loc)
+                plan = _search(acts, n, the_rules, serves, loc, recorded)
             except HistoryError:
                 if unknown or first is None:
                     raise
@@ -355,9 +362,12 @@ def _load_one(
         # unseen would win, choose again - under "pokerstars" also where the stub runs
         # out early (what is left of it is the served player's own discards)
         if attempt:
-            timing = next(timings, None) or tried[attempt % len(tried)]
-            if timing not in tried:
-                tried.append(timing)
+            if exact is not None and attempt % 2:
+                timing = exact
+            else:
+                timing = next(timings, None) or tried[attempt % len(tried)]
+                if timing not in tried:
+                    tried.append(timing)
             try:
                 cards = Cards(acts, n, loc, timing, random.Random(rng.random()))
             except HistoryError as e:
@@ -386,20 +396,34 @@ def _load_one(
     raise HistoryError(str(first)) from None
 
 
-def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator) -> Plan | None:
+def _recorded(
+    acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator
+) -> Solver | None:
+    """The search that follows where a "pokerstars" history records its new stubs
+    (:func:`~triple_draw.phh.solve.recorded_stubs`); None if it records none. Its
+    ``fixed`` is None if the record does not fit the counts."""
+    stubs = recorded_stubs(acts) if rules.reshuffle == "pokerstars" else {}
+    return solver_for(acts, n, rules, serves, loc, stubs) if stubs else None
+
+
+def _search(
+    acts: list[Act],
+    n: int,
+    rules: Rules,
+    serves: Serves,
+    loc: Locator,
+    recorded: Solver | None = None,
+) -> Plan | None:
     """Every card of the history by the search (:mod:`triple_draw.phh.solve`); ``None``
     if it needs more than its bound. Raises :class:`HistoryError` if no choice of the
-    unknown cards is consistent with the deal."""
-    stubs = recorded_stubs(acts) if rules.reshuffle == "pokerstars" else {}
-    if stubs:
-        # where the new stubs formed is recorded: a search that follows the record first
-        # (it proves nothing if it fails: the record is only a comment)
-        solver = solver_for(acts, n, rules, serves, loc, stubs)
-        if solver.fixed is not None:
-            try:
-                return solver.solve()
-            except Bad:  # Unsolved too
-                pass
+    unknown cards is consistent with the deal. ``recorded``: the search that follows
+    where the history records its new stubs (:func:`_recorded`), tried first - it proves
+    nothing if it fails (the record is only a comment)."""
+    if recorded is not None and recorded.fixed is not None:
+        try:
+            return recorded.solve()
+        except Bad:  # Unsolved too
+            pass
     try:
         return solver_for(acts, n, rules, serves, loc).solve()
     except Unsolved:
