@@ -396,9 +396,7 @@ def _load_one(
     raise HistoryError(str(first)) from None
 
 
-def _recorded(
-    acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator
-) -> Solver | None:
+def _recorded(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator) -> Solver | None:
     """The search that follows where a "pokerstars" history records its new stubs
     (:func:`~triple_draw.phh.solve.recorded_stubs`); None if it records none. Its
     ``fixed`` is None if the record does not fit the counts."""

@@ -273,6 +273,17 @@ class Solver:
                 nxt = nxt[:]
                 nxt[k] = (j, 5 - len(cards))
             self.next_discard[j] = nxt
+        #: per player who shows his whole hand, per step: the cards he throws from there
+        #: until then, and the cards he shows
+        self.throws: dict[int, list[int]] = {}
+        self.shown: dict[int, frozenset[int]] = {}
+        for k, show in self.shows.items():
+            row = [0] * (len(self.steps) + 1)
+            for j in range(show - 1, -1, -1):
+                kind, p, _i, cards, _count = self.steps[j]
+                row[j] = row[j + 1] + (len(cards) if kind == DISCARD and p == k else 0)
+            self.throws[k] = row
+            self.shown[k] = frozenset(c for c in self.steps[show][3] if c is not None)
         #: per player, per step: how many face-down deals to him come before it
         self.udeal = [[0] * (len(self.steps) + 1) for _ in range(self.n)]
         for k in range(self.n):
@@ -533,12 +544,23 @@ class Solver:
         # after it must fit (he is never dealt back a card he threw, unless the stub may
         # hold nothing but his own discards then)
         keep = [0] * n
+        extra = [0] * n  # named cards in his hand that a player who shows later must throw
         need: list[list[int]] | None = None
         nd = self.next_discard[j + 1]
         for c, t in enumerate(st.tok):
             if t < 0:
                 continue
             where = loc[t]
+            if 2 <= where < 2 + n and where - 2 in self.shown:
+                k = where - 2
+                if c not in self.shown[k] and self.shows[k] > j:
+                    extra[k] += 1
+                    if extra[k] > self.throws[k][j + 1]:
+                        self._fail(
+                            j,
+                            f"{self._where(j)}p{k + 1} cannot throw every card he does not show",
+                        )
+                        return False
             r = self._next_req(c, j)
             if r is not None and r[1] == "hold" and where != 2 + r[2]:
                 if need is None:
@@ -789,19 +811,19 @@ class Solver:
         placeholders there that he did not throw (Hall's condition over such players)."""
         n = self.n
         steps = len(self.steps)
+        loc = st.loc
         start = j + 1
         d_end = self.next_g[start]
-        loc = st.loc
         pool = [False] * (2 + 2 * n)  # the places the stub draws on then
         pool[STUB] = True
         if d_end < steps and all(row[d_end] == row[start] for row in self.udeal):
             # no deal before the next new stub forms: the deals after it, from a stub that
-            # holds at most the cards in the stub, out of play, on the table or folded now
+            # holds the cards in the stub or out of play now, and those let go before it
             start = d_end
             d_end = self.next_g[start + 1]
             pool[OUT] = True
             for k in range(n):
-                pool[2 + n + k] = True
+                pool[2 + n + k] = self.table_out[k][j + 1] < start
                 pool[2 + k] = self.hand_out[k][j + 1] < start
         want: list[tuple[int, int]] = []  # (player bit, placeholders he needs)
         for p, show in self.shows.items():
