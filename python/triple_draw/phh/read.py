@@ -302,15 +302,11 @@ def _load_one(
     core = _coremod.resolve_core(core)
     serves = find_serves(the_rules, stacks_phh, seat_of, button, acts, core, forced=forced)
     pokerstars = the_rules.reshuffle == "pokerstars"
-    recorded = _recorded(acts, n, the_rules, serves, loc)
     timings = _timings(serves, pokerstars, pool_all=the_rules.reshuffle == "pokerkit")
     timing = next(timings)
     # where the history records the new stubs (and they fit the counts): every other
-    # random choice follows the record
+    # random choice follows the record (set when the first choice got stuck)
     exact: Timing | None = None
-    if recorded is not None and recorded.fixed is not None:
-        steps = recorded.steps
-        exact = find_reshuffles(serves, True, {steps[d][2]: steps[d][4] for d in recorded.crowd})
     cards = Cards(acts, n, loc, timing)
     unknown = cards.revealed or any(s.card is None for s in cards.slots)
     rng = random.Random(seed)
@@ -343,6 +339,11 @@ def _load_one(
             # the first choice got stuck: search every choice (bounded)
             searched = True
             try:
+                recorded = _recorded(acts, n, the_rules, serves, loc)
+                if recorded is not None and recorded.fixed is not None:
+                    steps = recorded.steps
+                    crowded = {steps[d][2]: steps[d][4] for d in recorded.crowd}
+                    exact = find_reshuffles(serves, True, crowded)
                 plan = _search(acts, n, the_rules, serves, loc, recorded)
             except HistoryError:
                 if unknown or first is None:

@@ -675,6 +675,7 @@ class Solver:
         stubs = self.stubs
         assert fixed is not None and stubs is not None
         used: set[int] = set()
+        unfit = False
         stub = 52 - 5 * n
         out = 0
         hand = [5] * n
@@ -704,6 +705,8 @@ class Solver:
                 counted = not stub or (kind == DEAL and x == 0 and self.size[d] > stub)
                 if counted and kind == DEAL:
                     used.add(_i)
+                    if stubs.get(_i, stub + out) != stub + out:
+                        unfit = True  # the record gives another size
                 elif kind == DEAL and out and stubs.get(_i) == stub + out and _i not in used:
                     # the stub holds only his own discards here: a new stub forms
                     used.add(_i)
@@ -724,7 +727,7 @@ class Solver:
                     out += 1
                 else:
                     hand[k] += 1
-        if not used >= set(stubs):
+        if unfit or not used >= set(stubs):
             self.fixed = None  # a recorded new stub the counts do not allow: not used
         #: the cards left in the stub when the hand ends
         self.stub_end = stub
