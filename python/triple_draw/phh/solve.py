@@ -22,6 +22,13 @@ there, on its own (:meth:`Solver._allowed`; under "pokerstars", where new stubs 
 form depends on the position: :meth:`Solver._forward`), and that a player who shows his
 whole hand later can let go of the named cards he will not show.
 
+Under "pokerstars" a history may record where each new stub formed (a player's view
+does: :func:`recorded_stubs`). A solver given that record follows it exactly - a new stub
+forms there and nowhere else - so the size of the stub is known at every step and more
+is checked (:meth:`Solver._spares_fit`, :meth:`Solver._jokers_suffice`, a thrown card
+not dealt back to the thrower, the stub's last card dealt); its failure proves only that
+the record does not fit, and the loader then searches without it.
+
 Every check is a necessary condition, so a search that runs out of choices proves that no
 choice of the unknown cards fits (:class:`Bad`, naming where the deepest choice failed).
 The search's work is bounded by :data:`MAX_NODES`; past it, :class:`Unsolved` - not a
