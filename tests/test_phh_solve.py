@@ -27,14 +27,10 @@ RULES = {
 }
 SEEDS = int(os.environ.get("TD_PHH_SEEDS", "1"))
 
-#: Views the search does not finish within its bound and the random choices do not
-#: load either (docs: PHH, limits): strict, so a solver that loads one fails this list.
+#: Views the search does not finish within its bound (even told where the new stubs
+#: formed) and the random choices do not load either (docs: PHH, limits): strict, so a
+#: solver that loads one fails this list.
 _NOT_YET = {
-    ("pokerstars", "declare-then-deal", 7, 1),
-    ("pokerstars", "declare-then-deal", 8, 1),
-    ("pokerstars", "immediate", 7, 1),
-    ("pokerstars", "immediate", 8, 1),
-    ("pokerstars-burns", "declare-then-deal", 6, 1),
     ("pokerstars-burns", "declare-then-deal", 8, 1),
     ("pokerstars-burns", "immediate", 8, 1),
 }
@@ -146,7 +142,7 @@ def _solver(text: str) -> solve.Solver:
     serves = find_serves(
         rules, data["starting_stacks"], seat_of, button, acts, core.resolve_core(None)
     )
-    return read.solver_for(acts, n, rules, serves, Locator(text))
+    return read.solver_for(acts, n, rules, serves, Locator(text), solve.recorded_stubs(acts))
 
 
 def test_the_search_is_bounded(monkeypatch) -> None:
@@ -155,3 +151,47 @@ def test_the_search_is_bounded(monkeypatch) -> None:
     monkeypatch.setattr(solve, "MAX_NODES", 3)
     with pytest.raises(solve.Unsolved, match="more than 3 choices"):
         _solver(text).solve()
+
+
+# -- "pokerstars" views record where each new stub formed ------------------------------------
+
+
+def _stub_notes(text: str) -> list[str]:
+    return [line for line in text.splitlines() if "#" in line]
+
+
+def test_a_pokerstars_view_records_where_each_new_stub_formed() -> None:
+    # the stub re-forms early when it holds only the served player's own discards: that
+    # depends on cards the view hides, so the view says where (a PHH comment), and the
+    # loader follows it (this view did not load without it)
+    h = draw_heavy_hand(Rules(max_players=8, reshuffle="pokerstars"), 7, 1)
+    reshuffles = [e.amount for e in h.history if e.kind == "reshuffle"]
+    text = phh.dumps(h, viewer=3)
+    notes = _stub_notes(text)
+    assert [int(re.findall(r"new stub of (\d+) cards", n)[0]) for n in notes] == reshuffles
+    assert all(re.fullmatch(r'  "d dh p\d \S+ # new stub of \d+ cards",', n) for n in notes)
+    back = phh.loads(text, seed=1)
+    assert back.stacks == h.stacks and back.hole_ids(3) == h.hole_ids(3)
+    assert _stub_notes(phh.dumps(back, viewer=3)) == notes
+    # a full history, and the other reshuffle rules, need no such comment
+    assert not _stub_notes(phh.dumps(h))
+    other = draw_heavy_hand(Rules(max_players=8), 7, 1)
+    assert any(e.kind == "reshuffle" for e in other.history)
+    assert not _stub_notes(phh.dumps(other, viewer=3))
+
+
+def test_the_record_of_new_stubs_is_only_a_comment() -> None:
+    # without it, or with one that does not fit the counts, a view loads as it did before
+    # the record existed
+    rules = Rules(max_players=8, reshuffle="pokerstars")
+    seed = reshuffling_seeds(rules, 6, 1)[0]
+    h = draw_heavy_hand(rules, 6, seed)
+    text = phh.dumps(h, viewer=0)
+    assert _stub_notes(text)
+    bare = re.sub(r" # new stub of \d+ cards", "", text)
+    wrong = re.sub(r"new stub of \d+ cards", "new stub of 51 cards", text)
+    for variant in (bare, wrong):
+        assert phh.loads(variant, seed=seed).stacks == h.stacks
+    solver = _solver(wrong)
+    assert solver.fixed is None  # the record does not fit the counts: not followed
+    assert _solver(text).fixed is not None

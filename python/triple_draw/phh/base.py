@@ -26,6 +26,10 @@ else:  # pragma: no cover - Python 3.10
 #: The PHH variant code of fixed-limit deuce-to-seven lowball triple draw.
 VARIANT = "F2L3D"
 #: The user-defined field holding the rule options PHH has no field for.
+#: The comment on a player's replacements in a "pokerstars" view where a new stub of that
+#: many cards formed while he was served (written by ``dumps(..., viewer=k)``, read back
+#: by ``loads`` as where the new stubs formed).
+STUB_NOTE = "# new stub of {} cards"
 RULES_FIELD = "_triple_draw_rules"
 #: The user-defined field of a hand a table dealt with a dead small blind or players'
 #: entry posts: the stakes and whether the small blind was posted, so that ``antes`` and

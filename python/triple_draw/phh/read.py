@@ -36,7 +36,7 @@ from triple_draw.phh.base import (
 )
 from triple_draw.phh.actions import Act
 from triple_draw.phh.infer import Cards
-from triple_draw.phh.solve import Plan, Solver, Unsolved, named
+from triple_draw.phh.solve import Plan, Solver, Unsolved, named, recorded_stubs
 from triple_draw.phh.replay import MuckWins, OrderError, replay
 from triple_draw.phh.timing import Serves, Timing, find_reshuffles, find_serves
 
@@ -304,6 +304,9 @@ def _load_one(
     pokerstars = the_rules.reshuffle == "pokerstars"
     timings = _timings(serves, pokerstars, pool_all=the_rules.reshuffle == "pokerkit")
     timing = next(timings)
+    # where the history records the new stubs (and they fit the counts): every other
+    # random choice follows the record (set when the first choice got stuck)
+    exact: Timing | None = None
     cards = Cards(acts, n, loc, timing)
     unknown = cards.revealed or any(s.card is None for s in cards.slots)
     rng = random.Random(seed)
@@ -336,7 +339,12 @@ def _load_one(
             # the first choice got stuck: search every choice (bounded)
             searched = True
             try:
-                plan = _search(acts, n, the_rules, serves, loc)
+                recorded = _recorded(acts, n, the_rules, serves, loc)
+                if recorded is not None and recorded.fixed is not None:
+                    steps = recorded.steps
+                    crowded = {steps[d][2]: steps[d][4] for d in recorded.crowd}
+                    exact = find_reshuffles(serves, True, crowded)
+                plan = _search(acts, n, the_rules, serves, loc, recorded)
             except HistoryError:
                 if unknown or first is None:
                     raise
@@ -355,9 +363,12 @@ def _load_one(
         # unseen would win, choose again - under "pokerstars" also where the stub runs
         # out early (what is left of it is the served player's own discards)
         if attempt:
-            timing = next(timings, None) or tried[attempt % len(tried)]
-            if timing not in tried:
-                tried.append(timing)
+            if exact is not None and attempt % 2:
+                timing = exact
+            else:
+                timing = next(timings, None) or tried[attempt % len(tried)]
+                if timing not in tried:
+                    tried.append(timing)
             try:
                 cards = Cards(acts, n, loc, timing, random.Random(rng.random()))
             except HistoryError as e:
@@ -386,10 +397,32 @@ def _load_one(
     raise HistoryError(str(first)) from None
 
 
-def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator) -> Plan | None:
+def _recorded(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator) -> Solver | None:
+    """The search that follows where a "pokerstars" history records its new stubs
+    (:func:`~triple_draw.phh.solve.recorded_stubs`); None if it records none. Its
+    ``fixed`` is None if the record does not fit the counts."""
+    stubs = recorded_stubs(acts) if rules.reshuffle == "pokerstars" else {}
+    return solver_for(acts, n, rules, serves, loc, stubs) if stubs else None
+
+
+def _search(
+    acts: list[Act],
+    n: int,
+    rules: Rules,
+    serves: Serves,
+    loc: Locator,
+    recorded: Solver | None = None,
+) -> Plan | None:
     """Every card of the history by the search (:mod:`triple_draw.phh.solve`); ``None``
     if it needs more than its bound. Raises :class:`HistoryError` if no choice of the
-    unknown cards is consistent with the deal."""
+    unknown cards is consistent with the deal. ``recorded``: the search that follows
+    where the history records its new stubs (:func:`_recorded`), tried first - it proves
+    nothing if it fails (the record is only a comment)."""
+    if recorded is not None and recorded.fixed is not None:
+        try:
+            return recorded.solve()
+        except Bad:  # Unsolved too
+            pass
     try:
         return solver_for(acts, n, rules, serves, loc).solve()
     except Unsolved:
@@ -398,8 +431,17 @@ def _search(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator)
         raise HistoryError(f"{loc.prefix()}{e}") from None
 
 
-def solver_for(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locator) -> Solver:
-    """The search of the unknown cards of a history's actions under ``rules``."""
+def solver_for(
+    acts: list[Act],
+    n: int,
+    rules: Rules,
+    serves: Serves,
+    loc: Locator,
+    stubs: dict[int, int] | None = None,
+) -> Solver:
+    """The search of the unknown cards of a history's actions under ``rules``; ``stubs``:
+    where the history records new stubs (:func:`~triple_draw.phh.solve.recorded_stubs`),
+    followed exactly."""
     hole, receive = named(acts, n)
     return Solver(
         acts,
@@ -410,6 +452,7 @@ def solver_for(acts: list[Act], n: int, rules: Rules, serves: Serves, loc: Locat
         pokerstars=rules.reshuffle == "pokerstars",
         pool_all=rules.reshuffle == "pokerkit",
         loc=loc,
+        stubs=stubs,
     )
 
 

@@ -22,6 +22,13 @@ there, on its own (:meth:`Solver._allowed`; under "pokerstars", where new stubs 
 form depends on the position: :meth:`Solver._forward`), and that a player who shows his
 whole hand later can let go of the named cards he will not show.
 
+Under "pokerstars" a history may record where each new stub formed (a player's view
+does: :func:`recorded_stubs`). A solver given that record follows it exactly - a new stub
+forms there and nowhere else - so the size of the stub is known at every step and more
+is checked (:meth:`Solver._spares_fit`, :meth:`Solver._jokers_suffice`, a thrown card
+not dealt back to the thrower, the stub's last card dealt); its failure proves only that
+the record does not fit, and the loader then searches without it.
+
 Every check is a necessary condition, so a search that runs out of choices proves that no
 choice of the unknown cards fits (:class:`Bad`, naming where the deepest choice failed).
 The search's work is bounded by :data:`MAX_NODES`; past it, :class:`Unsolved` - not a
@@ -30,6 +37,7 @@ proof.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Any
@@ -45,6 +53,9 @@ from triple_draw.phh.timing import Serves
 MAX_NODES = 36_000
 #: The cost of a position under "pokerstars".
 POKERSTARS_COST = 6
+#: ... and where the history records where the new stubs formed (its checks of when they
+#: form are looked up, not worked out).
+FIXED_COST = 2
 
 STUB = 0
 OUT = 1
@@ -121,6 +132,29 @@ def named(acts: list[Act], n: int) -> tuple[list[list[int | None]], dict[int, li
     return [h if len(h) == 5 else [None] * 5 for h in hole], receive
 
 
+_STUB_NOTE = re.compile(r"#\s*new stub of (\d{1,2}) cards\s*$")
+
+
+def recorded_stubs(acts: list[Act]) -> dict[int, int]:
+    """Where the history records that a new stub formed (the comment
+    :data:`~triple_draw.phh.base.STUB_NOTE` on a player's replacements): per declaration
+    (action index), the size of the new stub formed while he was served."""
+    stubs: dict[int, int] = {}
+    pending: dict[int, int] = {}
+    for a in acts:
+        k = a.player
+        if a.verb == "sd":
+            pending[k] = a.i
+        elif a.verb == "dh" and k in pending:
+            i = pending.pop(k)
+            m = _STUB_NOTE.search(a.text)
+            if m is not None:
+                stubs[i] = int(m.group(1))
+        elif k >= 0:
+            pending.pop(k, None)
+    return stubs
+
+
 class Solver:
     """Chooses the unknown cards of one history (see the module's documentation)."""
 
@@ -135,6 +169,7 @@ class Solver:
         pokerstars: bool,
         pool_all: bool,
         loc: Locator | None = None,
+        stubs: dict[int, int] | None = None,
     ) -> None:
         self.n = n
         self.loc = loc
@@ -148,6 +183,14 @@ class Solver:
         self.acts = {a.i: a for a in acts}
         self.steps: list[tuple[str, int, int, tuple[int | None, ...], int]] = []
         self._build_steps(acts, receive, serves)
+        #: "pokerstars", where the history records where each new stub formed (per
+        #: declaration, the size of the new stub formed while he was served): the deal
+        #: steps before which one forms, exactly (None: not recorded, or not consistent
+        #: with the counts - then a new stub may form wherever the rules allow)
+        self.fixed: set[int] | None = None
+        self.stubs = stubs if pokerstars and stubs else None
+        self._wheres: dict[int, str] = {}
+        self._fwd: dict[tuple[int, int, tuple[int, str, int]], bool] = {}
         self._requirements()
 
     # .. the steps ..
@@ -227,6 +270,33 @@ class Solver:
         for j, (kind, k, _i, cards, _count) in enumerate(self.steps):
             if kind == SHOW and all(c is not None for c in cards):
                 self.shows.setdefault(k, j)
+        #: per step, per player, his next discard at or after it: (step, cards he keeps)
+        self.next_discard: list[list[tuple[int, int]]] = [[]] * (len(self.steps) + 1)
+        nxt = [(len(self.steps), 5)] * self.n
+        self.next_discard[len(self.steps)] = nxt
+        for j in range(len(self.steps) - 1, -1, -1):
+            kind, k, _i, cards, _count = self.steps[j]
+            if kind == DISCARD:
+                nxt = nxt[:]
+                nxt[k] = (j, 5 - len(cards))
+            self.next_discard[j] = nxt
+        #: per player who shows his whole hand, per step: the cards he throws from there
+        #: until then, and the cards he shows
+        self.throws: dict[int, list[int]] = {}
+        self.shown: dict[int, frozenset[int]] = {}
+        for k, show in self.shows.items():
+            row = [0] * (len(self.steps) + 1)
+            for j in range(show - 1, -1, -1):
+                kind, p, _i, cards, _count = self.steps[j]
+                row[j] = row[j + 1] + (len(cards) if kind == DISCARD and p == k else 0)
+            self.throws[k] = row
+            self.shown[k] = frozenset(c for c in self.steps[show][3] if c is not None)
+        #: per player, per step: how many face-down deals to him come before it
+        self.udeal = [[0] * (len(self.steps) + 1) for _ in range(self.n)]
+        for k in range(self.n):
+            row = self.udeal[k]
+            for j, (kind, p, _i, cards, _count) in enumerate(self.steps):
+                row[j + 1] = row[j] + (kind == DEAL and p == k and cards[0] is None)
         self._reshuffles()
         self._reach: dict[tuple[int, int], list[int]] = {}
 
@@ -236,6 +306,17 @@ class Solver:
         n = self.n
         self.resh = [False] * len(self.steps)
         if self.pokerstars:
+            if self.stubs is not None:
+                self.fixed = set()
+                #: the steps where the stub holds only the served player's own discards
+                self.crowd: dict[int, int] = {}
+                self.g_fixed = self._fixed_gathers()
+                if self.fixed is None:
+                    return
+                #: per step, the next step at or after it where a new stub forms
+                self.next_g = [len(self.steps)] * (len(self.steps) + 1)
+                for d in range(len(self.steps) - 1, -1, -1):
+                    self.next_g[d] = d if self.g_fixed[d] else self.next_g[d + 1]
             return
         stub = 52 - 5 * n
         out = 0
@@ -299,6 +380,8 @@ class Solver:
                 if any(cd is None for cd in cards) and a & (1 << (2 + n + k)):
                     b |= hand
             elif kind_j in (DEAL, BURN):
+                if self.fixed is not None and j in self.last_card:
+                    b &= ~stub  # the stub's last card is dealt
                 if kind_j == BURN or cards[0] is None:
                     dest = out if kind_j == BURN else 1 << (2 + k)
                     if a & dest:
@@ -312,7 +395,13 @@ class Solver:
     def _before_deal(self, j: int, a: int, stub: int, out: int, tables: int) -> int:
         """The places before the reshuffle (if any) at deal step ``j`` from which a card
         gets to the places ``a`` after it."""
-        if self.pokerstars:  # a gather may come at any deal: the pool joins the stub
+        if self.pokerstars:
+            if self.fixed is not None:
+                # the pool joins the stub exactly where a new stub forms
+                if not self.g_fixed[j]:
+                    return a
+                return (a & ~out) | out if a & stub else a & ~out
+            # a gather may come at any deal: the pool joins the stub
             return a | out if a & stub else a
         if not self.resh[j]:
             return a
@@ -370,7 +459,9 @@ class Solver:
         root = _State(loc, ident, [0] * 52, tok, None)
         steps = self.steps
         nodes = 0
-        cost = POKERSTARS_COST if self.pokerstars else 1
+        cost = 1
+        if self.pokerstars:
+            cost = POKERSTARS_COST if self.fixed is None else FIXED_COST
         failed: set[tuple[int, ...]] = set()
         self.deepest = (-1, "")
         if not steps:
@@ -421,11 +512,17 @@ class Solver:
             self.deepest = (j, why)
 
     def _where(self, j: int) -> str:
+        got = self._wheres.get(j)
+        if got is not None:
+            return got
         i = self.steps[j][2]
         a = self.acts.get(i)
         if a is None:
-            return ""
-        return f"{self.loc.where(a.i, a.text)}: " if self.loc else f"action {a.i + 1}: "
+            got = ""
+        else:
+            got = f"{self.loc.where(a.i, a.text)}: " if self.loc else f"action {a.i + 1}: "
+        self._wheres[j] = got
+        return got
 
     def _viable(self, st: _State, j: int) -> bool:
         """Every card the history names later can still get where it is named (each on
@@ -433,6 +530,87 @@ class Solver:
         let go of the named cards he holds that he does not show."""
         loc = st.loc
         n = self.n
+        if self.fixed is not None:
+            d = self.next_g[j + 1]
+            k = self.crowd.get(d, -1)
+            if k >= 0:
+                # the stub must hold only his own discards by then: the others are dealt
+                bit = 1 << k
+                mask = st.mask
+                others = sum(1 for t in range(52) if loc[t] == STUB and not mask[t] & bit)
+                if others > self.cum[d] - self.cum[j + 1]:
+                    self._fail(
+                        j,
+                        f"{self._where(j)}the stub cannot hold only p{k + 1}'s own discards "
+                        "where a new stub forms",
+                    )
+                    return False
+        # each named card a player must hold that he does not hold now needs a deal of its
+        # own to him (face down) before then; with the new stubs recorded, a player keeps
+        # at most so many cards through his next discard: the named cards he must hold
+        # after it must fit (he is never dealt back a card he threw, unless the stub may
+        # hold nothing but his own discards then)
+        keep = [0] * n
+        extra = [0] * n  # named cards in his hand that a player who shows later must throw
+        need: list[list[int]] | None = None
+        nd = self.next_discard[j + 1]
+        for c, t in enumerate(st.tok):
+            if t < 0:
+                continue
+            where = loc[t]
+            if 2 <= where < 2 + n and where - 2 in self.shown:
+                k = where - 2
+                if c not in self.shown[k] and self.shows[k] > j:
+                    extra[k] += 1
+                    if extra[k] > self.throws[k][j + 1]:
+                        self._fail(
+                            j,
+                            f"{self._where(j)}p{k + 1} cannot throw every card he does not show",
+                        )
+                        return False
+            r = self._next_req(c, j)
+            if r is not None and r[1] == "hold" and where != 2 + r[2]:
+                if need is None:
+                    need = [[] for _ in range(n)]
+                need[r[2]].append(r[0])
+            if self.fixed is None or not 2 <= where < 2 + n:
+                continue
+            k = where - 2
+            d = nd[k][0]
+            after = self._next_req(c, d)
+            if (
+                after is not None
+                and after == r
+                and after[1] == "hold"
+                and after[2] == k
+                and not self._between(self.own_ok[k], d, after[0] + 1)
+            ):
+                keep[k] += 1
+                if keep[k] > nd[k][1]:
+                    self._fail(
+                        j,
+                        f"{self._where(j)}p{k + 1} cannot keep {CARD_TEXT[c]} through "
+                        "his next discard",
+                    )
+                    return False
+        if self.fixed is not None and not self._spares_fit(st, j):
+            self._fail(j, f"{self._where(j)}the cards nobody shows cannot all be let go")
+            return False
+        if self.fixed is not None and not self._jokers_suffice(st, j):
+            self._fail(j, f"{self._where(j)}the stub cannot hold every card the players show")
+            return False
+        if need is not None:
+            for k, ats in enumerate(need):
+                if not ats:
+                    continue
+                ats.sort()
+                row = self.udeal[k]
+                for x, at in enumerate(ats):
+                    if row[at] - row[j + 1] <= x:
+                        self._fail(
+                            j, f"{self._where(j)}p{k + 1} cannot be dealt every card he shows"
+                        )
+                        return False
         gather: list[int] | None = None
         for c, t in enumerate(st.tok):
             if t < 0:
@@ -454,6 +632,18 @@ class Solver:
                     return False
                 continue
             req = self.req[c][x]
+            if self.fixed is not None and st.mask[t]:
+                # a player who threw it is never dealt it again while the stub holds
+                # other cards
+                mk = st.mask[t]
+                for at, _kind, p in self.req[c][x:]:
+                    if (
+                        mk >> p & 1
+                        and where != 2 + p
+                        and not self._between(self.own_ok[p], j, at + 1)
+                    ):
+                        self._fail(j, f"{self._where(j)}{CARD_TEXT[c]} cannot reach p{p + 1}")
+                        return False
             if not self._allowed(c, x)[j + 1] >> where & 1:
                 _at, kind, p = req
                 what = (
@@ -467,7 +657,14 @@ class Solver:
                 # on its way: when new stubs can form depends on this position
                 if gather is None:
                     gather = self._gathers(st, j)
-                if not self._forward(gather, j, where, req):
+                if self.fixed is not None:  # the same for every position: looked up
+                    key = (j, where, req)
+                    ok = self._fwd.get(key)
+                    if ok is None:
+                        ok = self._fwd[key] = self._forward(gather, j, where, req)
+                else:
+                    ok = self._forward(gather, j, where, req)
+                if not ok:
                     self._fail(
                         j,
                         f"{self._where(j)}{CARD_TEXT[c]} cannot get where the history "
@@ -476,11 +673,202 @@ class Solver:
                     return False
         return True
 
+    def _fixed_gathers(self) -> list[int]:
+        """Under "pokerstars" with the new stubs recorded: per step, 2 where a new stub
+        forms (by the counts or where the history records one), else 0. Sets
+        :attr:`fixed` to None if the record does not fit the counts."""
+        n = self.n
+        fixed = self.fixed
+        stubs = self.stubs
+        assert fixed is not None and stubs is not None
+        used: set[int] = set()
+        unfit = False
+        stub = 52 - 5 * n
+        out = 0
+        hand = [5] * n
+        table = [0] * n
+        steps = self.steps
+        g = [0] * (len(steps) + 1)
+        threw = [0] * n
+        #: per player, the deal steps where the stub may hold nothing but cards he threw
+        #: (with nothing out of play: he is dealt one of them)
+        self.own_ok: list[list[int]] = [[] for _ in range(n)]
+        #: the deal and burn steps that take the last card of the stub
+        self.last_card: set[int] = set()
+        #: per step where a new stub forms, the cards left in the old one
+        self.left: dict[int, int] = {}
+        for d, (kind, k, _i, cards, x) in enumerate(steps):
+            if kind == FOLD:
+                out += hand[k]
+                hand[k] = 0
+            elif kind == DISCARD:
+                hand[k] -= len(cards)
+                table[k] += len(cards)
+                threw[k] += len(cards)
+            elif kind == SERVED:
+                out += table[k]
+                table[k] = 0
+            elif kind in (DEAL, BURN):
+                counted = not stub or (kind == DEAL and x == 0 and self.size[d] > stub)
+                if counted and kind == DEAL:
+                    used.add(_i)
+                    if stubs.get(_i, stub + out) != stub + out:
+                        unfit = True  # the record gives another size
+                elif kind == DEAL and out and stubs.get(_i) == stub + out and _i not in used:
+                    # the stub holds only his own discards here: a new stub forms
+                    used.add(_i)
+                    fixed.add(d)
+                if counted or d in fixed:
+                    g[d] = 2
+                    self.left[d] = stub
+                    if not counted:
+                        self.crowd[d] = k
+                    stub += out
+                    out = 0
+                if kind == DEAL and not out and stub <= threw[k] - table[k]:
+                    self.own_ok[k].append(d)
+                if stub == 1:
+                    self.last_card.add(d)
+                stub -= 1
+                if kind == BURN:
+                    out += 1
+                else:
+                    hand[k] += 1
+        if unfit or not used >= set(stubs):
+            self.fixed = None  # a recorded new stub the counts do not allow: not used
+        #: the cards left in the stub when the hand ends
+        self.stub_end = stub
+        # per player, per step: the step from which a card on his table (``table_out``)
+        # or in his hand (``hand_out``: he folds or throws all five) is surely out of play
+        size = len(steps)
+        self.table_out = [[size] * (size + 1) for _ in range(n)]
+        self.hand_out = [[size] * (size + 1) for _ in range(n)]
+        for k in range(n):
+            t_row = self.table_out[k]
+            h_row = self.hand_out[k]
+            for d in range(size - 1, -1, -1):
+                kind, p, _i, cards, _x = steps[d]
+                t_row[d] = d if kind == SERVED and p == k else t_row[d + 1]
+                h_row[d] = h_row[d + 1]
+                if p == k and (kind == FOLD or (kind == DISCARD and len(cards) == 5)):
+                    h_row[d] = d if kind == FOLD else t_row[d]
+        # per step, the face-down deals and burns from it on that can take a card nobody
+        # names again: to a player who throws or folds after it, or shows no whole hand
+        self.sinks = [0] * (len(steps) + 1)
+        for d in range(len(steps) - 1, -1, -1):
+            kind, k, _i, cards, _x = steps[d]
+            sink = kind == BURN
+            if kind == DEAL and cards[0] is None:
+                show = self.shows.get(k)
+                sink = show is None or self._between(self.exits[k], d, show)
+            self.sinks[d] = self.sinks[d + 1] + sink
+        return g
+
+    def _spares_fit(self, st: _State, j: int) -> bool:
+        """With the new stubs recorded: the cards in the stub, or on their way into it,
+        that the history never names again end the hand in the last stub, out of play
+        after the last new stub, or dealt to a player who lets them go or shows no whole
+        hand (they cannot be in a hand shown whole)."""
+        n = self.n
+        loc = st.loc
+        # the cards in the stub or out of play that nobody names again end the hand
+        # in the last stub, out of play, or dealt to a player who lets them go
+        size = len(self.steps)
+        spare = 0
+        joins: dict[int, int] = {}  # gather step -> such cards joining the stub there
+        last = self.last_req
+        next_g = self.next_g
+        for c, t in enumerate(st.tok):
+            if t < 0 or last[c] > j:
+                continue
+            w = loc[t]
+            if w == STUB:
+                spare += 1
+                continue
+            if w == OUT:
+                gone = j
+            elif w < 2 + n:
+                gone = self.hand_out[w - 2][j + 1]
+            else:
+                gone = self.table_out[w - 2 - n][j + 1]
+            if gone < size:
+                d = next_g[gone + 1]
+                if d < size:
+                    joins[d] = joins.get(d, 0) + 1
+        # out of play, they join the stub where the next new stub forms; in the stub
+        # they are dealt to players who let them go, or stay in it: at most what is
+        # left of it where the next new stub forms, and at the end
+        sinks = self.sinks
+        carry = spare
+        start = j + 1
+        d = next_g[j + 1]
+        fits = True
+        while fits:
+            carry = max(0, carry - (sinks[start] - sinks[d]))
+            if d == size:
+                fits = carry <= self.stub_end
+                break
+            fits = carry <= self.left[d]
+            carry += joins.get(d, 0)
+            start = d
+            d = next_g[d + 1]
+        return fits
+
+    def _jokers_suffice(self, st: _State, j: int) -> bool:
+        """With the new stubs recorded: a player who keeps every card he is dealt until
+        he shows his whole hand is dealt only cards he shows; those dealt before the next
+        new stub forms are in the stub now, and those the history has not placed yet are
+        placeholders there that he did not throw (Hall's condition over such players)."""
+        n = self.n
+        steps = len(self.steps)
+        loc = st.loc
+        start = j + 1
+        d_end = self.next_g[start]
+        pool = [False] * (2 + 2 * n)  # the places the stub draws on then
+        pool[STUB] = True
+        if d_end < steps and all(row[d_end] == row[start] for row in self.udeal):
+            # no deal before the next new stub forms: the deals after it, from a stub that
+            # holds the cards in the stub or out of play now, and those let go before it
+            start = d_end
+            d_end = self.next_g[start + 1]
+            pool[OUT] = True
+            for k in range(n):
+                pool[2 + n + k] = self.table_out[k][j + 1] < start
+                pool[2 + k] = self.hand_out[k][j + 1] < start
+        want: list[tuple[int, int]] = []  # (player bit, placeholders he needs)
+        for p, show in self.shows.items():
+            if self._between(self.exits[p], j, show):
+                continue
+            deals = self.udeal[p][d_end] - self.udeal[p][start]
+            if not deals or self._between(self.own_ok[p], j, d_end):
+                continue
+            for c in self.steps[show][3]:
+                assert c is not None
+                t = st.tok[c]
+                if t >= 0 and pool[loc[t]]:
+                    deals -= 1
+            if deals > 0:
+                want.append((1 << p, deals))
+        if not want:
+            return True
+        masks = [st.mask[t] for t in range(52) if pool[loc[t]] and st.ident[t] < 0]
+        for sub in range(1, 1 << len(want)):
+            bits = need = 0
+            for x, (bit, deals) in enumerate(want):
+                if sub >> x & 1:
+                    bits |= bit
+                    need += deals
+            if need > sum(1 for m in masks if m & bits != bits):
+                return False
+        return True
+
     def _gathers(self, st: _State, j: int) -> list[int]:
         """Under "pokerstars", from this position: per step after ``j``, 2 where a new stub
         surely forms (the stub holds fewer cards than the draw needs, or none), 1 where
         it may (it may hold nothing but the served player's own discards; the counts are
         not known past such a step), 0 where it cannot."""
+        if self.fixed is not None:
+            return self.g_fixed
         n = self.n
         loc = st.loc
         mask = st.mask
@@ -556,6 +944,8 @@ class Solver:
                     break
                 if a & stub and (kind_d == BURN or cards[0] is None):
                     a |= out if kind_d == BURN else 1 << (2 + k)
+                if self.fixed is not None and d in self.last_card:
+                    a &= ~stub  # the stub's last card is dealt
             elif d == at:
                 break
             elif kind_d == FOLD:
@@ -650,14 +1040,27 @@ class Solver:
         s = st.copy()
         loc = s.loc
         bit = 1 << k
-        if self.pokerstars and x == 0 and self.size[j] > self._stub_count(s):
+        counted = self.pokerstars and x == 0 and self.size[j] > self._stub_count(s)
+        if counted:
             self._gather(s)
         if not self._stub_count(s):
             self._reshuffle(s)
         others = 0
         if self.pokerstars:
             others = sum(1 for t in range(52) if loc[t] == STUB and not s.mask[t] & bit)
-            if not others and OUT in loc:
+            crowded = not others and OUT in loc
+            if self.fixed is not None and crowded != (j in self.fixed and not counted):
+                self._fail(
+                    j,
+                    f"{self._where(j)}p{k + 1}: "
+                    + (
+                        "the stub holds only cards he threw, yet no new stub forms"
+                        if crowded
+                        else "the stub holds cards he may get, yet a new stub forms"
+                    ),
+                )
+                return
+            if crowded:
                 self._gather(s)
                 others = sum(1 for t in range(52) if loc[t] == STUB and not s.mask[t] & bit)
         if card is not None:
@@ -724,7 +1127,7 @@ class Solver:
         before then (if he can throw it in time); any other card; a card the history
         deals later from this stub (kept there) last."""
         ranked: list[tuple[int, int, int]] = []
-        keep = self._gather_wanted(st, j) if self.pokerstars else 0
+        keep = self._gather_wanted(st, j) if self.pokerstars and self.fixed is None else 0
         for (c, mk), t in classes.items():
             rank = 2
             if c >= 0:
@@ -743,6 +1146,8 @@ class Solver:
                     rank = 1 if self._runs_out(st, j, at) else 3
                 else:
                     rank = 4
+            elif c == -2 and self.fixed is not None and self.sinks[j] > self.sinks[j + 1]:
+                rank = 1  # a card nobody names again, to a player who lets it go
             if c < 0 and mk & keep:
                 rank = 3  # left in the stub for a new stub to form early
             # the cards most players threw first: fewer players find the stub holding
@@ -772,6 +1177,8 @@ class Solver:
     def _runs_out(self, st: _State, j: int, at: int) -> bool:
         """Whether the stub may run out between steps ``j`` and ``at`` (by the counts;
         never under "pokerstars", whose new stubs keep what is left of the old one)."""
+        if self.fixed is not None:
+            return self.next_g[j + 1] <= at
         if self.pokerstars:
             return False
         return self.cum[at] - self.cum[j + 1] >= self._stub_count(st) - 1

@@ -18,6 +18,7 @@ from triple_draw.phh.base import (
     OPTIONAL,
     PER_PLAYER,
     RULES_FIELD,
+    STUB_NOTE,
     VARIANT,
     phh_order,
 )
@@ -207,6 +208,11 @@ def _actions(hand: Hand, order: list[int], viewer: int | None) -> list[str]:
     out: list[str] = []
     deals: dict[int, str] = {}
     draws: list[str] = []
+    # a player's view under "pokerstars": where a new stub formed while a player was served
+    # (public at the table) is a comment on his replacements - where it forms depends on
+    # which cards are in the stub, which the view does not show (docs: PHH)
+    mark = viewer is not None and hand.rules.reshuffle == "pokerstars"
+    stub: tuple[int, int] | None = None  # (seat, size) of a new stub before his draw
 
     def hidden(seat: int | None, cards: Sequence[str]) -> str:
         if viewer is None or seat == viewer:
@@ -228,7 +234,17 @@ def _actions(hand: Hand, order: list[int], viewer: int | None) -> list[str]:
         if kind == "draw":
             # replacements are listed after every declaration of the draw (PHH and
             # PokerKit order), also under the "immediate" draw procedure
-            draws.append(f"d dh p{p[seat]} {hidden(seat, e.cards or ())}")  # type: ignore[index]
+            line = f"d dh p{p[seat]} {hidden(seat, e.cards or ())}"  # type: ignore[index]
+            if stub is not None and stub[0] == seat:
+                line += f" {STUB_NOTE.format(stub[1])}"
+            stub = None
+            draws.append(line)
+            continue
+        if kind == "reshuffle" and mark:
+            stub = (seat, e.amount)  # type: ignore[assignment]
+            continue
+        if kind == "burn":
+            stub = None  # the stub ran out before the burn: where is a matter of counts
             continue
         if kind == "discard":
             if deals:
