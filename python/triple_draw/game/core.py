@@ -70,7 +70,12 @@ class Core(Protocol):
     (``HandRank(rank)``), the category names in rank order and the number of ranks; and
     the bundled bots' kernels: ``bots_standard_discard(cards, keep_max, pat_max)`` (the
     sorted ids the standard rule throws) and ``bots_heuristic(params, obs, r)`` (the
-    heuristic bot's ``(code, cards)`` for an :class:`~triple_draw.bots.Observation`)."""
+    heuristic bot's ``(code, cards)`` for an :class:`~triple_draw.bots.Observation`).
+
+    Optional, used when present (the compiled core has them): ``ViewCache`` (a hand's
+    views) and ``discard_choices(held)`` (the legal draws); without them a hand uses the
+    game layer's own :class:`~triple_draw.game.view.ViewCache` and
+    :class:`~triple_draw.game.actions.DiscardChoices`."""
 
     @property
     def Deck(self) -> _DeckClass: ...  # noqa: N802 - the module attribute's name
