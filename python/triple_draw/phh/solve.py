@@ -755,6 +755,8 @@ class Solver:
         # per step, the face-down deals and burns from it on that can take a card nobody
         # names again: to a player who throws or folds after it, or shows no whole hand
         self.sinks = [0] * (len(steps) + 1)
+        #: ... per player: those that deal to him
+        self.sinks_to = [[0] * (len(steps) + 1) for _ in range(n)]
         for d in range(len(steps) - 1, -1, -1):
             kind, k, _i, cards, _x = steps[d]
             sink = kind == BURN
@@ -762,6 +764,8 @@ class Solver:
                 show = self.shows.get(k)
                 sink = show is None or self._between(self.exits[k], d, show)
             self.sinks[d] = self.sinks[d + 1] + sink
+            for p, row in enumerate(self.sinks_to):
+                row[d] = row[d + 1] + (sink and kind == DEAL and p == k)
         return g
 
     def _spares_fit(self, st: _State, j: int) -> bool:
@@ -771,11 +775,12 @@ class Solver:
         hand (they cannot be in a hand shown whole)."""
         n = self.n
         loc = st.loc
+        mask = st.mask
         # the cards in the stub or out of play that nobody names again end the hand
         # in the last stub, out of play, or dealt to a player who lets them go
         size = len(self.steps)
-        spare = 0
-        joins: dict[int, int] = {}  # gather step -> such cards joining the stub there
+        spare: dict[int, int] = {}  # per mask (the players who threw it): such cards
+        joins: dict[int, dict[int, int]] = {}  # gather step -> such cards joining there
         last = self.last_req
         next_g = self.next_g
         for c, t in enumerate(st.tok):
@@ -783,7 +788,7 @@ class Solver:
                 continue
             w = loc[t]
             if w == STUB:
-                spare += 1
+                spare[mask[t]] = spare.get(mask[t], 0) + 1
                 continue
             if w == OUT:
                 gone = j
@@ -794,25 +799,63 @@ class Solver:
             if gone < size:
                 d = next_g[gone + 1]
                 if d < size:
-                    joins[d] = joins.get(d, 0) + 1
+                    at = joins.setdefault(d, {})
+                    at[mask[t]] = at.get(mask[t], 0) + 1
         # out of play, they join the stub where the next new stub forms; in the stub
-        # they are dealt to players who let them go, or stay in it: at most what is
-        # left of it where the next new stub forms, and at the end
-        sinks = self.sinks
-        carry = spare
+        # they are dealt to players who let them go (never to one who threw them), or
+        # stay in it: at most what is left of it where the next new stub forms, and at
+        # the end
+        cards = spare
+        carry = 0  # cards kept from the stub before (whichever they are)
         start = j + 1
         d = next_g[j + 1]
-        fits = True
-        while fits:
-            carry = max(0, carry - (sinks[start] - sinks[d]))
+        while True:
+            carry = self._kept(cards, carry, start, d)
             if d == size:
-                fits = carry <= self.stub_end
-                break
-            fits = carry <= self.left[d]
-            carry += joins.get(d, 0)
+                return carry <= self.stub_end
+            if carry > self.left[d]:
+                return False
+            cards = joins.get(d, {})
             start = d
             d = next_g[d + 1]
-        return fits
+
+    def _kept(self, cards: dict[int, int], carry: int, start: int, end: int) -> int:
+        """How many of the cards nobody names again (``cards`` per mask of the players who
+        threw them, and ``carry`` others) the stub must keep from step ``start`` to step
+        ``end``, at least: those that the deals to players who let them go cannot take,
+        a player never taking a card he threw (Hall's condition)."""
+        total = carry + sum(cards.values())
+        free = self.sinks[start] - self.sinks[end]
+        kept = total - free
+        if not cards:
+            return max(0, kept)
+        # the players a card he threw cannot be dealt to between these steps
+        takes = [row[start] - row[end] for row in self.sinks_to]
+        strict = 0
+        for k, m in enumerate(takes):
+            if m and not self._between(self.own_ok[k], start - 1, end):
+                strict |= 1 << k
+        groups: dict[int, int] = {}
+        for mk, count in cards.items():
+            mk &= strict
+            if mk:
+                groups[mk] = groups.get(mk, 0) + count
+        # every intersection of the masks (the sets whose neighbours Hall's condition
+        # counts)
+        meets = set(groups)
+        todo = list(meets)
+        while todo:
+            a = todo.pop()
+            for b in list(meets):
+                m = a & b
+                if m and m not in meets:
+                    meets.add(m)
+                    todo.append(m)
+        for a in meets:
+            count = sum(v for mk, v in groups.items() if mk & a == a)
+            barred = sum(takes[k] for k in range(self.n) if a >> k & 1)
+            kept = max(kept, count - (free - barred))
+        return max(0, kept)
 
     def _jokers_suffice(self, st: _State, j: int) -> bool:
         """With the new stubs recorded: a player who keeps every card he is dealt until
