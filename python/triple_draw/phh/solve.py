@@ -783,24 +783,38 @@ class Solver:
         joins: dict[int, dict[int, int]] = {}  # gather step -> such cards joining there
         last = self.last_req
         next_g = self.next_g
+        steps = self.steps
         for c, t in enumerate(st.tok):
-            if t < 0 or last[c] > j:
+            mk = mask[t] if t >= 0 else 0
+            at_last = last[c]
+            if at_last > j:
+                # named later for the last time: where it goes from there is known
+                kind, p = steps[at_last][0], steps[at_last][1]
+                if kind == DISCARD:
+                    gone = self.table_out[p][at_last]
+                    mk |= 1 << p
+                elif kind == DEAL:
+                    gone = self._let_go(c, p, at_last)
+                else:
+                    continue
+            elif t < 0:
                 continue
-            w = loc[t]
-            if w == STUB:
-                spare[mask[t]] = spare.get(mask[t], 0) + 1
-                continue
-            if w == OUT:
-                gone = j
-            elif w < 2 + n:
-                gone = self.hand_out[w - 2][j + 1]
             else:
-                gone = self.table_out[w - 2 - n][j + 1]
+                w = loc[t]
+                if w == STUB:
+                    spare[mk] = spare.get(mk, 0) + 1
+                    continue
+                if w == OUT:
+                    gone = j
+                elif w < 2 + n:
+                    gone = self._let_go(c, w - 2, j)
+                else:
+                    gone = self.table_out[w - 2 - n][j + 1]
             if gone < size:
                 d = next_g[gone + 1]
                 if d < size:
                     at = joins.setdefault(d, {})
-                    at[mask[t]] = at.get(mask[t], 0) + 1
+                    at[mk] = at.get(mk, 0) + 1
         # out of play, they join the stub where the next new stub forms; in the stub
         # they are dealt to players who let them go (never to one who threw them), or
         # stay in it: at most what is left of it where the next new stub forms, and at
@@ -818,6 +832,20 @@ class Solver:
             cards = joins.get(d, {})
             start = d
             d = next_g[d + 1]
+
+    def _let_go(self, c: int, k: int, j: int) -> int:
+        """The step from which card ``c``, in p(k+1)'s hand after step ``j`` and never
+        named again, is surely out of play: he folds or throws all five; or he shows his
+        whole hand without it and has one discard left before then, which throws it
+        (the number of steps if not known)."""
+        gone = self.hand_out[k][j + 1]
+        show = self.shows.get(k)
+        if gone < len(self.steps) or show is None or show <= j or c in self.shown[k]:
+            return gone
+        d = self.next_discard[j + 1][k][0]
+        if d < show and self.next_discard[d + 1][k][0] > show:
+            return self.table_out[k][d]
+        return gone
 
     def _kept(self, cards: dict[int, int], carry: int, start: int, end: int) -> int:
         """How many of the cards nobody names again (``cards`` per mask of the players who
