@@ -315,8 +315,12 @@ class Solver:
                     return
                 #: per step, the next step at or after it where a new stub forms
                 self.next_g = [len(self.steps)] * (len(self.steps) + 1)
+                #: ... and where one forms early (the stub holds only the served
+                #: player's own discards)
+                self.next_crowd = self.next_g[:]
                 for d in range(len(self.steps) - 1, -1, -1):
                     self.next_g[d] = d if self.g_fixed[d] else self.next_g[d + 1]
+                    self.next_crowd[d] = d if d in self.crowd else self.next_crowd[d + 1]
             return
         stub = 52 - 5 * n
         out = 0
@@ -531,13 +535,29 @@ class Solver:
         loc = st.loc
         n = self.n
         if self.fixed is not None:
-            d = self.next_g[j + 1]
+            d = self.next_crowd[j + 1]
             k = self.crowd.get(d, -1)
             if k >= 0:
-                # the stub must hold only his own discards by then: the others are dealt
+                # the stub must hold only his own discards by then: the others (in the
+                # stub now, or joining it at a new stub before then) are dealt before
                 bit = 1 << k
                 mask = st.mask
-                others = sum(1 for t in range(52) if loc[t] == STUB and not mask[t] & bit)
+                others = 0
+                next_g = self.next_g
+                for t in range(52):
+                    w = loc[t]
+                    if mask[t] & bit or w == 2 + k:
+                        continue  # he threw it, or may throw it
+                    if w == STUB:
+                        others += 1
+                        continue
+                    if w == OUT:
+                        gone = j
+                    elif w < 2 + n:
+                        gone = self.hand_out[w - 2][j + 1]
+                    else:
+                        gone = self.table_out[w - 2 - n][j + 1]
+                    others += gone < d and next_g[gone + 1] < d
                 if others > self.cum[d] - self.cum[j + 1]:
                     self._fail(
                         j,
@@ -824,6 +844,12 @@ class Solver:
         start = j + 1
         d = next_g[j + 1]
         while True:
+            k = self.crowd.get(d, -1)
+            if k >= 0:
+                # the stub then holds only p(k+1)'s own discards: the others are dealt
+                mine = {mk: v for mk, v in cards.items() if not mk >> k & 1}
+                if mine and self._kept(mine, 0, start, d):
+                    return False
             carry = self._kept(cards, carry, start, d)
             if d == size:
                 return carry <= self.stub_end
