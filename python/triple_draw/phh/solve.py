@@ -799,17 +799,22 @@ class Solver:
         # the cards in the stub or out of play that nobody names again end the hand
         # in the last stub, out of play, or dealt to a player who lets them go
         size = len(self.steps)
-        spare: dict[int, int] = {}  # per mask (the players who threw it): such cards
-        joins: dict[int, dict[int, int]] = {}  # gather step -> such cards joining there
+        # such cards per (the players who threw them so far, and all who threw them by
+        # the time they join the stub, -1 if not known yet)
+        spare: dict[tuple[int, int], int] = {}
+        joins: dict[int, dict[tuple[int, int], int]] = {}  # gather step -> cards joining there
         last = self.last_req
         next_g = self.next_g
         steps = self.steps
         for c, t in enumerate(st.tok):
             mk = mask[t] if t >= 0 else 0
+            final = mk
             at_last = last[c]
             if at_last > j:
-                # named later for the last time: where it goes from there is known
+                # named later for the last time: where it goes from there is known (who
+                # else throws it before then is not)
                 kind, p = steps[at_last][0], steps[at_last][1]
+                final = -1
                 if kind == DISCARD:
                     gone = self.table_out[p][at_last]
                     mk |= 1 << p
@@ -822,19 +827,20 @@ class Solver:
             else:
                 w = loc[t]
                 if w == STUB:
-                    spare[mk] = spare.get(mk, 0) + 1
+                    spare[mk, mk] = spare.get((mk, mk), 0) + 1
                     continue
                 if w == OUT:
                     gone = j
                 elif w < 2 + n:
                     gone = self._let_go(c, w - 2, j)
+                    final |= 1 << (w - 2)  # he may throw it
                 else:
                     gone = self.table_out[w - 2 - n][j + 1]
             if gone < size:
                 d = next_g[gone + 1]
                 if d < size:
                     at = joins.setdefault(d, {})
-                    at[mk] = at.get(mk, 0) + 1
+                    at[mk, final] = at.get((mk, final), 0) + 1
         # out of play, they join the stub where the next new stub forms; in the stub
         # they are dealt to players who let them go (never to one who threw them), or
         # stay in it: at most what is left of it where the next new stub forms, and at
@@ -847,10 +853,16 @@ class Solver:
             k = self.crowd.get(d, -1)
             if k >= 0:
                 # the stub then holds only p(k+1)'s own discards: the others are dealt
-                mine = {mk: v for mk, v in cards.items() if not mk >> k & 1}
+                mine: dict[int, int] = {}
+                for (mk, final), v in cards.items():
+                    if final >= 0 and not final >> k & 1:
+                        mine[mk] = mine.get(mk, 0) + v
                 if mine and self._kept(mine, 0, start, d):
                     return False
-            carry = self._kept(cards, carry, start, d)
+            by_mask: dict[int, int] = {}
+            for (mk, _final), v in cards.items():
+                by_mask[mk] = by_mask.get(mk, 0) + v
+            carry = self._kept(by_mask, carry, start, d)
             if d == size:
                 return carry <= self.stub_end
             if carry > self.left[d]:
