@@ -191,6 +191,7 @@ class Solver:
         self.stubs = stubs if pokerstars and stubs else None
         self._wheres: dict[int, str] = {}
         self._fwd: dict[tuple[int, int, tuple[int, str, int]], bool] = {}
+        self._outs: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self._requirements()
 
     # .. the steps ..
@@ -613,6 +614,13 @@ class Solver:
                         "his next discard",
                     )
                     return False
+        if self.fixed is not None and not self._left_fits(st, j):
+            self._fail(
+                j,
+                f"{self._where(j)}the stub cannot keep every card the history names after "
+                "the next new stub",
+            )
+            return False
         if self.fixed is not None and not self._spares_fit(st, j):
             self._fail(j, f"{self._where(j)}the cards nobody shows cannot all be let go")
             return False
@@ -870,6 +878,64 @@ class Solver:
             cards = joins.get(d, {})
             start = d
             d = next_g[d + 1]
+
+    def _left_fits(self, st: _State, j: int) -> bool:
+        """With the new stubs recorded: the named cards in the stub that the history names
+        next only after the next new stub forms, and that no deal before then can send
+        on their way, are left in the stub until then: at most what is left of it. The
+        same for the stub after it, with the cards out of play joining it."""
+        size = len(self.steps)
+        d = self.next_g[j + 1]
+        if d >= size:
+            return True
+        d2 = self.next_g[d + 1]
+        first = self._outlets(j + 1, d)
+        second = self._outlets(d, d2) if d2 < size else []
+        stay = stay2 = 0
+        loc = st.loc
+        n = self.n
+        for c, t in enumerate(st.tok):
+            if t < 0:
+                continue
+            at = self.req_steps.get(c)
+            if at is None:
+                continue
+            x = bisect_right(at, j)
+            if x == len(at) or at[x] < d:
+                continue
+            w = loc[t]
+            allowed = self._allowed(c, x)
+            if w == STUB:
+                if any(allowed[e + 1] >> p & 1 for e, p in first):
+                    continue
+                stay += 1
+                if stay > self.left[d]:
+                    return False
+            elif w == OUT or (w >= 2 + n and self.table_out[w - 2 - n][j + 1] < d):
+                pass  # it joins the stub where the next new stub forms
+            else:
+                continue
+            if d2 < size and at[x] >= d2 and not any(allowed[e + 1] >> p & 1 for e, p in second):
+                stay2 += 1
+                if stay2 > self.left[d2]:
+                    return False
+        return True
+
+    def _outlets(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The face-down deals and burns from step ``start`` to ``end``: (step, where the
+        card goes)."""
+        key = (start, end)
+        got = self._outs.get(key)
+        if got is None:
+            got = []
+            for e in range(start, end):
+                kind, p, _i, cards, _x = self.steps[e]
+                if kind == BURN:
+                    got.append((e, OUT))
+                elif kind == DEAL and cards[0] is None:
+                    got.append((e, 2 + p))
+            self._outs[key] = got
+        return got
 
     def _let_go(self, c: int, k: int, j: int) -> int:
         """The step from which card ``c``, in p(k+1)'s hand after step ``j`` and never
