@@ -880,18 +880,16 @@ class Solver:
             d = next_g[d + 1]
 
     def _left_fits(self, st: _State, j: int) -> bool:
-        """With the new stubs recorded: the named cards in the stub that the history names
+        """With the new stubs recorded: a named card in the stub that the history names
         next only after the next new stub forms, and that no deal before then can send
-        on their way, are left in the stub until then: at most what is left of it. The
-        same for the stub after it, with the cards out of play joining it."""
+        on its way, is left in the stub until then; the same for each new stub after it,
+        with the cards joining it (out of play, on a table, in a hand thrown or folded
+        whole). Where each new stub forms, they fit in what is left of the old one."""
         size = len(self.steps)
-        d = self.next_g[j + 1]
-        if d >= size:
+        next_g = self.next_g
+        if next_g[j + 1] >= size:
             return True
-        d2 = self.next_g[d + 1]
-        first = self._outlets(j + 1, d)
-        second = self._outlets(d, d2) if d2 < size else []
-        stay = stay2 = 0
+        stay: dict[int, int] = {}
         loc = st.loc
         n = self.n
         for c, t in enumerate(st.tok):
@@ -901,24 +899,40 @@ class Solver:
             if at is None:
                 continue
             x = bisect_right(at, j)
-            if x == len(at) or at[x] < d:
+            if x == len(at):
                 continue
+            r = at[x]
             w = loc[t]
-            allowed = self._allowed(c, x)
             if w == STUB:
-                if any(allowed[e + 1] >> p & 1 for e, p in first):
-                    continue
-                stay += 1
-                if stay > self.left[d]:
-                    return False
-            elif w == OUT or (w >= 2 + n and self.table_out[w - 2 - n][j + 1] < d):
-                pass  # it joins the stub where the next new stub forms
+                s = j + 1
             else:
-                continue
-            if d2 < size and at[x] >= d2 and not any(allowed[e + 1] >> p & 1 for e, p in second):
-                stay2 += 1
-                if stay2 > self.left[d2]:
+                if w == OUT:
+                    gone = j
+                elif w < 2 + n:
+                    k = w - 2
+                    gone = self.hand_out[k][j + 1]
+                    d = self.next_discard[j + 1][k][0]
+                    if d < min(gone, r) and not self._allowed(c, x)[d + 1] >> w & 1:
+                        gone = self.table_out[k][d]  # he must throw it then
+                else:
+                    gone = self.table_out[w - 2 - n][j + 1]
+                if gone >= r:
+                    continue
+                s = next_g[gone + 1]  # it joins the stub there
+                if s >= size:
+                    continue
+            allowed = self._allowed(c, x)
+            # the stub's next new stub: from the next step (in it now), or after the
+            # new stub it joins
+            e = next_g[s] if w == STUB else next_g[s + 1]
+            while e < size and r >= e:
+                if any(allowed[d + 1] >> p & 1 for d, p in self._outlets(s, e)):
+                    break
+                stay[e] = stay.get(e, 0) + 1
+                if stay[e] > self.left[e]:
                     return False
+                s = e
+                e = next_g[s + 1]
         return True
 
     def _outlets(self, start: int, end: int) -> list[tuple[int, int]]:
