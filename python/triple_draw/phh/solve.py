@@ -627,6 +627,19 @@ class Solver:
         if self.fixed is not None and not self._jokers_suffice(st, j):
             self._fail(j, f"{self._where(j)}the stub cannot hold every card the players show")
             return False
+        for k, shows_at in self.shows.items():
+            # a player who shows his whole hand holds then every named card he shows:
+            # each he does not hold now is dealt to him before then
+            if shows_at <= j:
+                continue
+            missing = 0
+            for c in self.shown[k]:
+                t = st.tok[c]
+                if t >= 0 and loc[t] != 2 + k and not self._dealt_up(c, k, j):
+                    missing += 1
+            if missing > self.udeal[k][shows_at] - self.udeal[k][j + 1]:
+                self._fail(j, f"{self._where(j)}p{k + 1} cannot be dealt every card he shows")
+                return False
         if need is not None:
             for k, ats in enumerate(need):
                 if not ats:
@@ -903,6 +916,7 @@ class Solver:
                 continue
             r = at[x]
             w = loc[t]
+            mk = st.mask[t]  # the players who threw it when it is in the stub
             if w == STUB:
                 s = j + 1
             else:
@@ -910,6 +924,7 @@ class Solver:
                     gone = j
                 elif w < 2 + n:
                     k = w - 2
+                    mk |= 1 << k
                     gone = self.hand_out[k][j + 1]
                     d = self.next_discard[j + 1][k][0]
                     if d < min(gone, r) and not self._allowed(c, x)[d + 1] >> w & 1:
@@ -931,9 +946,16 @@ class Solver:
                 stay[e] = stay.get(e, 0) + 1
                 if stay[e] > self.left[e]:
                     return False
+                k = self.crowd.get(e, -1)
+                if k >= 0 and not mk >> k & 1:
+                    return False  # the stub then holds only p(k+1)'s own discards
                 s = e
                 e = next_g[s + 1]
         return True
+
+    def _dealt_up(self, c: int, k: int, j: int) -> bool:
+        """Whether the history deals card ``c`` to p(k+1) face up after step ``j``."""
+        return any(at > j and kind == "deal" and p == k for at, kind, p in self.req[c])
 
     def _outlets(self, start: int, end: int) -> list[tuple[int, int]]:
         """The face-down deals and burns from step ``start`` to ``end``: (step, where the
