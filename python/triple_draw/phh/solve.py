@@ -627,6 +627,41 @@ class Solver:
         if self.fixed is not None and not self._jokers_suffice(st, j):
             self._fail(j, f"{self._where(j)}the stub cannot hold every card the players show")
             return False
+        # the named cards a player cannot keep past his next discard are thrown there:
+        # at most its unknown cards
+        throw: list[int] | None = None
+        nd = self.next_discard[j + 1]
+        for c, t in enumerate(st.tok):
+            w = loc[t] if t >= 0 else -1
+            if not 2 <= w < 2 + n:
+                continue
+            k = w - 2
+            d = nd[k][0]
+            named_at = self.req_steps.get(c)
+            if d >= len(self.steps) or named_at is None:
+                continue
+            x = bisect_right(named_at, j)
+            if x == len(named_at):
+                continue
+            if (
+                self.fixed is not None
+                and named_at[x] == self._next_req_hold(c, x, k)
+                and self.hand_out[k][j + 1] < named_at[x]
+                and not self._between(self.own_ok[k], j, named_at[x] + 1)
+            ):
+                # he lets go of it before he holds it next: never dealt back to him
+                self._fail(j, f"{self._where(j)}{CARD_TEXT[c]} cannot reach p{k + 1}")
+                return False
+            if named_at[x] <= d or self._allowed(c, x)[d + 1] >> w & 1:
+                continue
+            if throw is None:
+                throw = [0] * n
+            throw[k] += 1
+            if throw[k] > self.steps[d][3].count(None):
+                self._fail(
+                    j, f"{self._where(j)}p{k + 1} cannot throw {CARD_TEXT[c]} at his next discard"
+                )
+                return False
         for k, shows_at in self.shows.items():
             # a player who shows his whole hand holds then every named card he shows:
             # each he does not hold now is dealt to him before then
@@ -952,6 +987,11 @@ class Solver:
                 s = e
                 e = next_g[s + 1]
         return True
+
+    def _next_req_hold(self, c: int, x: int, k: int) -> int:
+        """The step of requirement ``x`` of card ``c`` if p(k+1) must hold it then, else -1."""
+        at, kind, p = self.req[c][x]
+        return at if kind == "hold" and p == k else -1
 
     def _dealt_up(self, c: int, k: int, j: int) -> bool:
         """Whether the history deals card ``c`` to p(k+1) face up after step ``j``."""
