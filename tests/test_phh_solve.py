@@ -187,6 +187,7 @@ def test_a_pokerstars_view_records_where_each_new_stub_formed() -> None:
         ("declare-then-deal", 8, 18, False, 6),
         ("immediate", 8, 13, False, 6),
         ("declare-then-deal", 8, 13, True, 6),
+        ("immediate", 7, 20, True, 2),
     ],
 )
 def test_the_search_following_the_record_finds_cards_that_fit(

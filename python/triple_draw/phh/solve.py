@@ -559,7 +559,25 @@ class Solver:
                     else:
                         gone = self.table_out[w - 2 - n][j + 1]
                     others += gone < d and next_g[gone + 1] < d
-                if others > self.cum[d] - self.cum[j + 1]:
+                # ... and what is left of it then is cards he threw, in the stub now (if no
+                # new stub forms before then) and free to stay there
+                mine = 0
+                if next_g[j + 1] == d:
+                    for t in range(52):
+                        if loc[t] != STUB or not mask[t] & bit:
+                            continue
+                        c = st.ident[t]
+                        named_at = self.req_steps.get(c) if c >= 0 else None
+                        if named_at is not None:
+                            x = bisect_right(named_at, j)
+                            if x < len(named_at) and (
+                                named_at[x] < d or not self._allowed(c, x)[d] & 1 << STUB
+                            ):
+                                continue  # it must leave the stub before then
+                        mine += 1
+                if others > self.cum[d] - self.cum[j + 1] or (
+                    next_g[j + 1] == d and mine < self.left[d]
+                ):
                     self._fail(
                         j,
                         f"{self._where(j)}the stub cannot hold only p{k + 1}'s own discards "
