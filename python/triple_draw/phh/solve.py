@@ -25,7 +25,9 @@ whole hand later can let go of the named cards he will not show.
 Under "pokerstars" a history may record where each new stub formed (a player's view
 does: :func:`recorded_stubs`). A solver given that record follows it exactly - a new stub
 forms there and nowhere else - so the size of the stub is known at every step and more
-is checked (:meth:`Solver._spares_fit`, :meth:`Solver._jokers_suffice`, a thrown card
+is checked (:meth:`Solver._spares_fit`: where the cards nobody names again can end, never
+dealt back to a player who threw them; :meth:`Solver._left_fits`: which named cards the
+stub must keep where each new stub forms; :meth:`Solver._jokers_suffice`; a thrown card
 not dealt back to the thrower, the stub's last card dealt); its failure proves only that
 the record does not fit, and the loader then searches without it.
 
