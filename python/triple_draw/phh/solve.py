@@ -894,6 +894,8 @@ class Solver:
                 if kind == DISCARD:
                     gone = self.table_out[p][at_last]
                     mk |= 1 << p
+                    if t >= 0 and loc[t] == 2 + p and self.next_discard[j + 1][p][0] == at_last:
+                        final = mk  # he holds it until then
                 elif kind == DEAL:
                     gone = self._let_go(c, p, at_last)
                 else:
