@@ -25,7 +25,9 @@ whole hand later can let go of the named cards he will not show.
 Under "pokerstars" a history may record where each new stub formed (a player's view
 does: :func:`recorded_stubs`). A solver given that record follows it exactly - a new stub
 forms there and nowhere else - so the size of the stub is known at every step and more
-is checked (:meth:`Solver._spares_fit`, :meth:`Solver._jokers_suffice`, a thrown card
+is checked (:meth:`Solver._spares_fit`: where the cards nobody names again can end, never
+dealt back to a player who threw them; :meth:`Solver._left_fits`: which named cards the
+stub must keep where each new stub forms; :meth:`Solver._jokers_suffice`; a thrown card
 not dealt back to the thrower, the stub's last card dealt); its failure proves only that
 the record does not fit, and the loader then searches without it.
 
@@ -191,6 +193,7 @@ class Solver:
         self.stubs = stubs if pokerstars and stubs else None
         self._wheres: dict[int, str] = {}
         self._fwd: dict[tuple[int, int, tuple[int, str, int]], bool] = {}
+        self._outs: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self._requirements()
 
     # .. the steps ..
@@ -315,8 +318,12 @@ class Solver:
                     return
                 #: per step, the next step at or after it where a new stub forms
                 self.next_g = [len(self.steps)] * (len(self.steps) + 1)
+                #: ... and where one forms early (the stub holds only the served
+                #: player's own discards)
+                self.next_crowd = self.next_g[:]
                 for d in range(len(self.steps) - 1, -1, -1):
                     self.next_g[d] = d if self.g_fixed[d] else self.next_g[d + 1]
+                    self.next_crowd[d] = d if d in self.crowd else self.next_crowd[d + 1]
             return
         stub = 52 - 5 * n
         out = 0
@@ -531,14 +538,48 @@ class Solver:
         loc = st.loc
         n = self.n
         if self.fixed is not None:
-            d = self.next_g[j + 1]
+            d = self.next_crowd[j + 1]
             k = self.crowd.get(d, -1)
             if k >= 0:
-                # the stub must hold only his own discards by then: the others are dealt
+                # the stub must hold only his own discards by then: the others (in the
+                # stub now, or joining it at a new stub before then) are dealt before
                 bit = 1 << k
                 mask = st.mask
-                others = sum(1 for t in range(52) if loc[t] == STUB and not mask[t] & bit)
-                if others > self.cum[d] - self.cum[j + 1]:
+                others = 0
+                next_g = self.next_g
+                for t in range(52):
+                    w = loc[t]
+                    if mask[t] & bit or w == 2 + k:
+                        continue  # he threw it, or may throw it
+                    if w == STUB:
+                        others += 1
+                        continue
+                    if w == OUT:
+                        gone = j
+                    elif w < 2 + n:
+                        gone = self.hand_out[w - 2][j + 1]
+                    else:
+                        gone = self.table_out[w - 2 - n][j + 1]
+                    others += gone < d and next_g[gone + 1] < d
+                # ... and what is left of it then is cards he threw, in the stub now (if no
+                # new stub forms before then) and free to stay there
+                mine = 0
+                if next_g[j + 1] == d:
+                    for t in range(52):
+                        if loc[t] != STUB or not mask[t] & bit:
+                            continue
+                        c = st.ident[t]
+                        named_at = self.req_steps.get(c) if c >= 0 else None
+                        if named_at is not None:
+                            x = bisect_right(named_at, j)
+                            if x < len(named_at) and (
+                                named_at[x] < d or not self._allowed(c, x)[d] & 1 << STUB
+                            ):
+                                continue  # it must leave the stub before then
+                        mine += 1
+                if others > self.cum[d] - self.cum[j + 1] or (
+                    next_g[j + 1] == d and mine < self.left[d]
+                ):
                     self._fail(
                         j,
                         f"{self._where(j)}the stub cannot hold only p{k + 1}'s own discards "
@@ -593,12 +634,67 @@ class Solver:
                         "his next discard",
                     )
                     return False
+        if self.fixed is not None and not self._left_fits(st, j):
+            self._fail(
+                j,
+                f"{self._where(j)}the stub cannot keep every card the history names after "
+                "the next new stub",
+            )
+            return False
         if self.fixed is not None and not self._spares_fit(st, j):
             self._fail(j, f"{self._where(j)}the cards nobody shows cannot all be let go")
             return False
         if self.fixed is not None and not self._jokers_suffice(st, j):
             self._fail(j, f"{self._where(j)}the stub cannot hold every card the players show")
             return False
+        # the named cards a player cannot keep past his next discard are thrown there:
+        # at most its unknown cards
+        throw: list[int] | None = None
+        nd = self.next_discard[j + 1]
+        for c, t in enumerate(st.tok):
+            w = loc[t] if t >= 0 else -1
+            if not 2 <= w < 2 + n:
+                continue
+            k = w - 2
+            d = nd[k][0]
+            named_at = self.req_steps.get(c)
+            if d >= len(self.steps) or named_at is None:
+                continue
+            x = bisect_right(named_at, j)
+            if x == len(named_at):
+                continue
+            if (
+                self.fixed is not None
+                and named_at[x] == self._next_req_hold(c, x, k)
+                and self.hand_out[k][j + 1] < named_at[x]
+                and not self._between(self.own_ok[k], j, named_at[x] + 1)
+            ):
+                # he lets go of it before he holds it next: never dealt back to him
+                self._fail(j, f"{self._where(j)}{CARD_TEXT[c]} cannot reach p{k + 1}")
+                return False
+            if named_at[x] <= d or self._allowed(c, x)[d + 1] >> w & 1:
+                continue
+            if throw is None:
+                throw = [0] * n
+            throw[k] += 1
+            if throw[k] > self.steps[d][3].count(None):
+                self._fail(
+                    j, f"{self._where(j)}p{k + 1} cannot throw {CARD_TEXT[c]} at his next discard"
+                )
+                return False
+        for k, shows_at in self.shows.items():
+            # a player who shows his whole hand holds then every named card he shows:
+            # each he does not hold now is dealt to him before then
+            if shows_at <= j:
+                continue
+            missing = 0
+            for c in self.shown[k]:
+                t = st.tok[c]
+                if t >= 0 and loc[t] != 2 + k and not self._dealt_up(c, k, j):
+                    missing += 1
+            if missing > self.udeal[k][shows_at] - self.udeal[k][j + 1]:
+                self._fail(j, f"{self._where(j)}p{k + 1} cannot be dealt every card he shows")
+                return False
         if need is not None:
             for k, ats in enumerate(need):
                 if not ats:
@@ -755,6 +851,8 @@ class Solver:
         # per step, the face-down deals and burns from it on that can take a card nobody
         # names again: to a player who throws or folds after it, or shows no whole hand
         self.sinks = [0] * (len(steps) + 1)
+        #: ... per player: those that deal to him
+        self.sinks_to = [[0] * (len(steps) + 1) for _ in range(n)]
         for d in range(len(steps) - 1, -1, -1):
             kind, k, _i, cards, _x = steps[d]
             sink = kind == BURN
@@ -762,6 +860,8 @@ class Solver:
                 show = self.shows.get(k)
                 sink = show is None or self._between(self.exits[k], d, show)
             self.sinks[d] = self.sinks[d + 1] + sink
+            for p, row in enumerate(self.sinks_to):
+                row[d] = row[d + 1] + (sink and kind == DEAL and p == k)
         return g
 
     def _spares_fit(self, st: _State, j: int) -> bool:
@@ -771,48 +871,221 @@ class Solver:
         hand (they cannot be in a hand shown whole)."""
         n = self.n
         loc = st.loc
+        mask = st.mask
         # the cards in the stub or out of play that nobody names again end the hand
         # in the last stub, out of play, or dealt to a player who lets them go
         size = len(self.steps)
-        spare = 0
-        joins: dict[int, int] = {}  # gather step -> such cards joining the stub there
+        # such cards per (the players who threw them so far, and all who threw them by
+        # the time they join the stub, -1 if not known yet)
+        spare: dict[tuple[int, int], int] = {}
+        joins: dict[int, dict[tuple[int, int], int]] = {}  # gather step -> cards joining there
         last = self.last_req
         next_g = self.next_g
+        steps = self.steps
         for c, t in enumerate(st.tok):
-            if t < 0 or last[c] > j:
+            mk = mask[t] if t >= 0 else 0
+            final = mk
+            at_last = last[c]
+            if at_last > j:
+                # named later for the last time: where it goes from there is known (who
+                # else throws it before then is not)
+                kind, p = steps[at_last][0], steps[at_last][1]
+                final = -1
+                if kind == DISCARD:
+                    gone = self.table_out[p][at_last]
+                    mk |= 1 << p
+                    if t >= 0 and loc[t] == 2 + p and self.next_discard[j + 1][p][0] == at_last:
+                        final = mk  # he holds it until then
+                elif kind == DEAL:
+                    gone = self._let_go(c, p, at_last)
+                else:
+                    continue
+            elif t < 0:
                 continue
-            w = loc[t]
-            if w == STUB:
-                spare += 1
-                continue
-            if w == OUT:
-                gone = j
-            elif w < 2 + n:
-                gone = self.hand_out[w - 2][j + 1]
             else:
-                gone = self.table_out[w - 2 - n][j + 1]
+                w = loc[t]
+                if w == STUB:
+                    spare[mk, mk] = spare.get((mk, mk), 0) + 1
+                    continue
+                if w == OUT:
+                    gone = j
+                elif w < 2 + n:
+                    gone = self._let_go(c, w - 2, j)
+                    final |= 1 << (w - 2)  # he may throw it
+                else:
+                    gone = self.table_out[w - 2 - n][j + 1]
             if gone < size:
                 d = next_g[gone + 1]
                 if d < size:
-                    joins[d] = joins.get(d, 0) + 1
+                    at = joins.setdefault(d, {})
+                    at[mk, final] = at.get((mk, final), 0) + 1
         # out of play, they join the stub where the next new stub forms; in the stub
-        # they are dealt to players who let them go, or stay in it: at most what is
-        # left of it where the next new stub forms, and at the end
-        sinks = self.sinks
-        carry = spare
+        # they are dealt to players who let them go (never to one who threw them), or
+        # stay in it: at most what is left of it where the next new stub forms, and at
+        # the end
+        cards = spare
+        carry = 0  # cards kept from the stub before (whichever they are)
         start = j + 1
         d = next_g[j + 1]
-        fits = True
-        while fits:
-            carry = max(0, carry - (sinks[start] - sinks[d]))
+        while True:
+            k = self.crowd.get(d, -1)
+            if k >= 0:
+                # the stub then holds only p(k+1)'s own discards: the others are dealt
+                mine: dict[int, int] = {}
+                for (mk, final), v in cards.items():
+                    if final >= 0 and not final >> k & 1:
+                        mine[mk] = mine.get(mk, 0) + v
+                if mine and self._kept(mine, 0, start, d):
+                    return False
+            by_mask: dict[int, int] = {}
+            for (mk, _final), v in cards.items():
+                by_mask[mk] = by_mask.get(mk, 0) + v
+            carry = self._kept(by_mask, carry, start, d)
             if d == size:
-                fits = carry <= self.stub_end
-                break
-            fits = carry <= self.left[d]
-            carry += joins.get(d, 0)
+                return carry <= self.stub_end
+            if carry > self.left[d]:
+                return False
+            cards = joins.get(d, {})
             start = d
             d = next_g[d + 1]
-        return fits
+
+    def _left_fits(self, st: _State, j: int) -> bool:
+        """With the new stubs recorded: a named card in the stub that the history names
+        next only after the next new stub forms, and that no deal before then can send
+        on its way, is left in the stub until then; the same for each new stub after it,
+        with the cards joining it (out of play, on a table, in a hand thrown or folded
+        whole). Where each new stub forms, they fit in what is left of the old one."""
+        size = len(self.steps)
+        next_g = self.next_g
+        if next_g[j + 1] >= size:
+            return True
+        stay: dict[int, int] = {}
+        loc = st.loc
+        n = self.n
+        for c, t in enumerate(st.tok):
+            if t < 0:
+                continue
+            at = self.req_steps.get(c)
+            if at is None:
+                continue
+            x = bisect_right(at, j)
+            if x == len(at):
+                continue
+            r = at[x]
+            w = loc[t]
+            mk = st.mask[t]  # the players who threw it when it is in the stub
+            if w == STUB:
+                s = j + 1
+            else:
+                if w == OUT:
+                    gone = j
+                elif w < 2 + n:
+                    k = w - 2
+                    mk |= 1 << k
+                    gone = self.hand_out[k][j + 1]
+                    d = self.next_discard[j + 1][k][0]
+                    if d < min(gone, r) and not self._allowed(c, x)[d + 1] >> w & 1:
+                        gone = self.table_out[k][d]  # he must throw it then
+                else:
+                    gone = self.table_out[w - 2 - n][j + 1]
+                if gone >= r:
+                    continue
+                s = next_g[gone + 1]  # it joins the stub there
+                if s >= size:
+                    continue
+            allowed = self._allowed(c, x)
+            # the stub's next new stub: from the next step (in it now), or after the
+            # new stub it joins
+            e = next_g[s] if w == STUB else next_g[s + 1]
+            while e < size and r >= e:
+                if any(allowed[d + 1] >> p & 1 for d, p in self._outlets(s, e)):
+                    break
+                stay[e] = stay.get(e, 0) + 1
+                if stay[e] > self.left[e]:
+                    return False
+                k = self.crowd.get(e, -1)
+                if k >= 0 and not mk >> k & 1:
+                    return False  # the stub then holds only p(k+1)'s own discards
+                s = e
+                e = next_g[s + 1]
+        return True
+
+    def _next_req_hold(self, c: int, x: int, k: int) -> int:
+        """The step of requirement ``x`` of card ``c`` if p(k+1) must hold it then, else -1."""
+        at, kind, p = self.req[c][x]
+        return at if kind == "hold" and p == k else -1
+
+    def _dealt_up(self, c: int, k: int, j: int) -> bool:
+        """Whether the history deals card ``c`` to p(k+1) face up after step ``j``."""
+        return any(at > j and kind == "deal" and p == k for at, kind, p in self.req[c])
+
+    def _outlets(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The face-down deals and burns from step ``start`` to ``end``: (step, where the
+        card goes)."""
+        key = (start, end)
+        got = self._outs.get(key)
+        if got is None:
+            got = []
+            for e in range(start, end):
+                kind, p, _i, cards, _x = self.steps[e]
+                if kind == BURN:
+                    got.append((e, OUT))
+                elif kind == DEAL and cards[0] is None:
+                    got.append((e, 2 + p))
+            self._outs[key] = got
+        return got
+
+    def _let_go(self, c: int, k: int, j: int) -> int:
+        """The step from which card ``c``, in p(k+1)'s hand after step ``j`` and never
+        named again, is surely out of play: he folds or throws all five; or he shows his
+        whole hand without it and has one discard left before then, which throws it
+        (the number of steps if not known)."""
+        gone = self.hand_out[k][j + 1]
+        show = self.shows.get(k)
+        if gone < len(self.steps) or show is None or show <= j or c in self.shown[k]:
+            return gone
+        d = self.next_discard[j + 1][k][0]
+        if d < show and self.next_discard[d + 1][k][0] > show:
+            return self.table_out[k][d]
+        return gone
+
+    def _kept(self, cards: dict[int, int], carry: int, start: int, end: int) -> int:
+        """How many of the cards nobody names again (``cards`` per mask of the players who
+        threw them, and ``carry`` others) the stub must keep from step ``start`` to step
+        ``end``, at least: those that the deals to players who let them go cannot take,
+        a player never taking a card he threw (Hall's condition)."""
+        total = carry + sum(cards.values())
+        free = self.sinks[start] - self.sinks[end]
+        kept = total - free
+        if not cards:
+            return max(0, kept)
+        # the players a card he threw cannot be dealt to between these steps
+        takes = [row[start] - row[end] for row in self.sinks_to]
+        strict = 0
+        for k, m in enumerate(takes):
+            if m and not self._between(self.own_ok[k], start - 1, end):
+                strict |= 1 << k
+        groups: dict[int, int] = {}
+        for mk, count in cards.items():
+            mk &= strict
+            if mk:
+                groups[mk] = groups.get(mk, 0) + count
+        # every intersection of the masks (the sets whose neighbours Hall's condition
+        # counts)
+        meets = set(groups)
+        todo = list(meets)
+        while todo:
+            a = todo.pop()
+            for b in list(meets):
+                m = a & b
+                if m and m not in meets:
+                    meets.add(m)
+                    todo.append(m)
+        for a in meets:
+            count = sum(v for mk, v in groups.items() if mk & a == a)
+            barred = sum(takes[k] for k in range(self.n) if a >> k & 1)
+            kept = max(kept, count - (free - barred))
+        return max(0, kept)
 
     def _jokers_suffice(self, st: _State, j: int) -> bool:
         """With the new stubs recorded: a player who keeps every card he is dealt until
