@@ -157,6 +157,26 @@ def recorded_stubs(acts: list[Act]) -> dict[int, int]:
     return stubs
 
 
+#: the steps that move cards between a hand, the table and the cards out of play
+_MOVES = (FOLD, DISCARD, SERVED)
+
+
+def _count_move(kind: str, k: int, cards: Any, hand: list[int], table: list[int]) -> int:
+    """A fold, a discard or a served draw of player ``k`` on the counts of the cards in
+    each hand and on each player's table: the number of cards it puts out of play."""
+    if kind == FOLD:
+        x = hand[k]
+        hand[k] = 0
+        return x
+    if kind == DISCARD:
+        hand[k] -= len(cards)
+        table[k] += len(cards)
+        return 0
+    x = table[k]  # served: his discards join the cards out of play
+    table[k] = 0
+    return x
+
+
 class Solver:
     """Chooses the unknown cards of one history (see the module's documentation)."""
 
@@ -794,16 +814,10 @@ class Solver:
         #: per step where a new stub forms, the cards left in the old one
         self.left: dict[int, int] = {}
         for d, (kind, k, _i, cards, x) in enumerate(steps):
-            if kind == FOLD:
-                out += hand[k]
-                hand[k] = 0
-            elif kind == DISCARD:
-                hand[k] -= len(cards)
-                table[k] += len(cards)
-                threw[k] += len(cards)
-            elif kind == SERVED:
-                out += table[k]
-                table[k] = 0
+            if kind in _MOVES:
+                out += _count_move(kind, k, cards, hand, table)
+                if kind == DISCARD:
+                    threw[k] += len(cards)
             elif kind in (DEAL, BURN):
                 counted = not stub or (kind == DEAL and x == 0 and self.size[d] > stub)
                 if counted and kind == DEAL:
@@ -1172,15 +1186,8 @@ class Solver:
         g = [0] * (len(steps) + 1)
         for d in range(j + 1, len(steps)):
             kind, k, _i, cards, x = steps[d]
-            if kind == FOLD:
-                out += hand[k]
-                hand[k] = 0
-            elif kind == DISCARD:
-                hand[k] -= len(cards)
-                table[k] += len(cards)
-            elif kind == SERVED:
-                out += table[k]
-                table[k] = 0
+            if kind in _MOVES:
+                out += _count_move(kind, k, cards, hand, table)
             elif kind in (DEAL, BURN):
                 if not stub or (kind == DEAL and x == 0 and self.size[d] > stub):
                     g[d] = 2
