@@ -35,8 +35,8 @@ from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.actions import Action
 from triple_draw.game.betting import legal_actions as _legal_actions
 from triple_draw.game.betting import (
-    next_actor,
     end_round,
+    next_actor,
     raise_refusal,
     raise_target,
     seek,
@@ -114,9 +114,10 @@ class Hand(HandState):
     (0, 'bet', 2)
     """
 
-    # The fields are HandState's (declared once there); the view cache is the only other
-    # slot. It is left unset until the first view(): copy() and from_dict() set exactly
-    # HandState's fields, so a copy or a restored hand never shares a cache.
+    # The fields are HandState's (declared once there); the view cache and the betting
+    # actions last listed are the only other slots. They are left unset until the first
+    # view() or legal_actions(): copy() and from_dict() set exactly HandState's fields, so a
+    # copy or a restored hand never shares them.
     __slots__ = (*FIELDS, "_view_cache", "_legal")
     _view_cache: ViewCache
 
