@@ -208,6 +208,26 @@ def test_the_search_following_the_record_finds_cards_that_fit(
     assert back.stacks == h.stacks and back.hole_ids(viewer) == h.hole_ids(viewer)
 
 
+@pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
+def test_a_card_its_holder_throws_at_a_discard_that_names_it_is_followed_past_it(
+    procedure: str,
+) -> None:
+    # seat 6 keeps 4h (dealt face up) until his own discard names it; from there it joins
+    # the stub, which must keep it until a new stub forms early, holding only the
+    # discards of a player who never threw 4h: dead as soon as 4h reaches the viewer's
+    # hand without that player having thrown it, not only when the discard names it
+    # (checked there, the search ran past its bound and the view was refused)
+    rules = Rules(max_players=8, reshuffle="pokerstars", draw_procedure=procedure)
+    h = draw_heavy_hand(rules, 8, 29)
+    text = phh.dumps(h, viewer=6)
+    solver = _solver(text)
+    assert solver.fixed is not None
+    plan = solver.solve()
+    assert plan.nodes <= solve.MAX_NODES // 10
+    back = phh.loads(text, seed=29)
+    assert back.stacks == h.stacks and back.hole_ids(6) == h.hole_ids(6)
+
+
 def test_the_record_of_new_stubs_is_only_a_comment() -> None:
     # without it, or with one that does not fit the counts, a view loads as it did before
     # the record existed

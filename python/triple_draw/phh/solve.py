@@ -968,7 +968,8 @@ class Solver:
         next only after the next new stub forms, and that no deal before then can send
         on its way, is left in the stub until then; the same for each new stub after it,
         with the cards joining it (out of play, on a table, in a hand thrown or folded
-        whole). Where each new stub forms, they fit in what is left of the old one."""
+        whole, or held until the holder's next discard, which names it: followed from
+        there). Where each new stub forms, they fit in what is left of the old one."""
         size = len(self.steps)
         next_g = self.next_g
         if next_g[j + 1] >= size:
@@ -998,7 +999,14 @@ class Solver:
                     mk |= 1 << k
                     gone = self.hand_out[k][j + 1]
                     d = self.next_discard[j + 1][k][0]
-                    if d < min(gone, r) and not self._allowed(c, x)[d + 1] >> w & 1:
+                    if d == r and self.steps[d][0] == DISCARD and c in self.steps[d][3]:
+                        # his next discard names it: its way from there is known
+                        x += 1
+                        if x == len(at):
+                            continue
+                        r = at[x]
+                        gone = self.table_out[k][d]
+                    elif d < min(gone, r) and not self._allowed(c, x)[d + 1] >> w & 1:
                         gone = self.table_out[k][d]  # he must throw it then
                 else:
                     gone = self.table_out[w - 2 - n][j + 1]
