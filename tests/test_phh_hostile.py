@@ -230,11 +230,6 @@ def draw_heavy_hand(rules: Rules, n: int, seed: int) -> Hand:
     return play_randomly(h, rng, draw_heavy=0.7, weight=8)
 
 
-#: The views that do not load yet (docs: PHH, what loads). Strict: a loader that loads
-#: one of them fails this list until it is updated.
-_NOT_YET: set[tuple[str, int, int]] = set()
-
-
 def count_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """A list that gets an item for every replay of a choice of cards the loader tries
     from now on."""
@@ -280,15 +275,7 @@ def reshuffling_seeds(rules: Rules, n: int, count: int = 6) -> list[int]:
 
 
 VIEW_CASES = [
-    pytest.param(
-        reshuffle,
-        procedure,
-        n,
-        seed,
-        marks=[pytest.mark.xfail(strict=True, reason="no choice of unknown cards found")]
-        if (reshuffle, n, seed) in _NOT_YET
-        else [],
-    )
+    (reshuffle, procedure, n, seed)
     for reshuffle in ("served-discards", "pokerstars")
     for procedure in ("declare-then-deal", "immediate")
     for n in (6, 7, 8)

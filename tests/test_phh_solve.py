@@ -27,27 +27,13 @@ RULES = {
 }
 SEEDS = int(os.environ.get("TD_PHH_SEEDS", "1"))
 
-#: Views the search does not finish within its bound (even told where the new stubs
-#: formed) and the random choices do not load either (docs: PHH, limits): strict, so a
-#: solver that loads one fails this list.
-_NOT_YET: set[tuple[str, str, int, int]] = set()
-
 
 def _rules(name: str, procedure: str) -> Rules:
     return Rules(max_players=8, draw_procedure=procedure, **RULES[name])
 
 
 CASES = [
-    pytest.param(
-        name,
-        procedure,
-        n,
-        seed,
-        marks=[pytest.mark.xfail(strict=True, reason="not loaded yet")]
-        if (name, procedure, n, seed) in _NOT_YET
-        else [],
-        id=f"{name}-{procedure}-{n}-{seed}",
-    )
+    pytest.param(name, procedure, n, seed, id=f"{name}-{procedure}-{n}-{seed}")
     for name in RULES
     for procedure in ("declare-then-deal", "immediate")
     for n in (6, 7, 8)
