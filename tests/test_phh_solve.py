@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 
 import pytest
 from test_phh_hostile import count_replays, draw_heavy_hand, reshuffling_seeds, spy_on_search
@@ -17,7 +18,9 @@ from test_phh_hostile import count_replays, draw_heavy_hand, reshuffling_seeds, 
 from triple_draw import phh
 from triple_draw.errors import HistoryError
 from triple_draw.game import Hand, Rules
-from triple_draw.phh import solve
+from triple_draw.game.cards import to_ids
+from triple_draw.phh import read, solve
+from triple_draw.phh.base import parse_toml
 
 RULES = {
     "served-discards": {},
@@ -229,3 +232,188 @@ def test_the_record_of_new_stubs_is_only_a_comment() -> None:
     solver = _solver(wrong)
     assert solver.fixed is None  # the record does not fit the counts: not followed
     assert _solver(text).fixed is not None
+
+
+# -- every check of the search is a necessary condition ---------------------------------------
+
+
+def _true_places(h: Hand, solver: solve.Solver, seat_of: list[int]) -> list[list[tuple[int, int]]]:
+    """Where each card really is after each step of ``solver`` (but the shows), as the
+    search writes it: per card (place, players who threw it under "pokerstars")."""
+    n = solver.n
+    player = {s: k for k, s in enumerate(seat_of)}
+    rules = h.rules
+    pool_all = rules.reshuffle == "pokerkit"
+    masks = rules.reshuffle == "pokerstars"
+    loc = [solve.STUB] * 52
+    mask = [0] * 52
+    after: list[list[tuple[int, int]]] = []
+    events = h.history
+    pending: int | None = None  # the size of a new stub formed in the next draw
+
+    def gather() -> int:
+        pooled = 0
+        for c in range(52):
+            if loc[c] == solve.OUT or (pool_all and loc[c] >= 2 + n):
+                loc[c] = solve.STUB
+                pooled += 1
+        return pooled
+
+    def pool_size() -> int:
+        return sum(1 for w in loc if w == solve.OUT or (pool_all and w >= 2 + n))
+
+    def snap() -> None:
+        after.append(list(zip(loc, mask, strict=True)))
+
+    for x, e in enumerate(events):
+        cards = [] if e.cards is None else to_ids(e.cards)
+        if e.kind == "deal":
+            for c in cards:
+                loc[c] = 2 + player[e.seat]
+        elif e.kind == "fold":
+            k = player[e.seat]
+            loc = [solve.OUT if w == 2 + k else w for w in loc]
+            snap()
+        elif e.kind == "discard":
+            k = player[e.seat]
+            for c in cards:
+                loc[c] = 2 + n + k
+                mask[c] |= (1 << k) if masks else 0
+            snap()
+        elif e.kind == "reshuffle":
+            if events[x + 1].kind == "burn":
+                gather()
+            else:
+                pending = e.amount
+        elif e.kind == "burn":
+            loc[cards[0]] = solve.OUT
+            snap()
+        elif e.kind == "draw":
+            k = player[e.seat]
+            at = -1
+            if pending is not None:
+                at = loc.count(solve.STUB) + pool_size() - pending
+                pending = None
+            for y, c in enumerate(cards):
+                if y == at:
+                    gather()
+                loc[c] = 2 + k
+                snap()
+            loc = [solve.OUT if w == 2 + n + k else w for w in loc]
+            snap()
+    return after
+
+
+def _agrees(solver: solve.Solver, st: solve._State, j: int, truth: list[tuple[int, int]]) -> bool:
+    """Whether position ``st`` after step ``j`` is the true one, up to the cards no later
+    step tells apart (as the search's own key): the named cards each where it is, the
+    cards never named again and the jokers as groups."""
+    drawing = solver.drawing[j + 1]
+
+    def place(t: int) -> tuple[int, int]:
+        return st.loc[t], st.mask[t] & drawing
+
+    def real(c: int) -> tuple[int, int]:
+        return truth[c][0], truth[c][1] & drawing
+
+    dead: list[int] = []
+    jokers: list[int] = []
+    for c in range(52):
+        t = st.tok[c]
+        if t < 0:
+            jokers.append(c)
+        elif solver.last_req[c] > j:
+            if place(t) != real(c):
+                return False
+        else:
+            dead.append(c)
+    return Counter(place(st.tok[c]) for c in dead) == Counter(real(c) for c in dead) and Counter(
+        place(t) for t in range(52) if st.ident[t] < 0
+    ) == Counter(real(c) for c in jokers)
+
+
+def walk_the_truth(h: Hand, text: str, solver: solve.Solver) -> None:
+    """Steps ``solver`` through the cards the hand really dealt: at every step one of the
+    choices it keeps is the true one (so no check refuses the real cards), with every
+    check the search can make."""
+    if not solver.pokerstars:
+        solver._prepare_matching()
+    data = parse_toml(text)
+    seat_of, _button = read._seating(data, solver.n)
+    truth = _true_places(h, solver, seat_of)
+    steps = solver.steps
+    plays = [s for s in steps if s[0] != solve.SHOW]
+    assert len(plays) == len(truth)
+    st = solver._root()
+    for j in range(len(plays)):
+        kept = [c for c in solver._expand(st, j) if _agrees(solver, c, j, truth[j])]
+        assert kept, f"step {j} {steps[j][:3]} refuses the real cards: {solver.deepest}"
+        st = kept[0]
+    for j in range(len(plays), len(steps)):
+        st = next(solver._expand(st, j))
+
+
+WALKS = [
+    pytest.param(name, procedure, n, seed, id=f"{name}-{procedure}-{n}-{seed}")
+    for name in RULES
+    for procedure in ("declare-then-deal", "immediate")
+    for n in (6, 7, 8)
+    for seed in reshuffling_seeds(_rules(name, procedure), n, 2)
+]
+
+
+@pytest.mark.parametrize(("name", "procedure", "n", "seed"), WALKS)
+def test_every_check_of_the_search_keeps_the_real_cards(
+    name: str, procedure: str, n: int, seed: int
+) -> None:
+    # a check that is not a necessary condition would refuse the real cards somewhere
+    # (and a history the search refuses is called impossible): for every view, the
+    # search keeps the true position at every step, following the record of new stubs
+    # and without it
+    h = draw_heavy_hand(_rules(name, procedure), n, seed)
+    for viewer in range(n):
+        text = phh.dumps(h, viewer=viewer)
+        walk_the_truth(h, text, _solver(text))
+        if _stub_notes(text):
+            walk_the_truth(h, text, _solver(re.sub(r" # new stub of \d+ cards", "", text)))
+
+
+@pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
+def test_the_new_stubs_reckoned_without_the_record_count_later_discards(procedure: str) -> None:
+    # p5's stub runs out at his deal in the first draw by the counts; what is left of
+    # the new one in the third draw may be only p4's own discards - thrown after the
+    # first step - so a new stub may form early there. Counting only the discards made
+    # so far, the search without the record refused the real cards at the first step.
+    rules = Rules(max_players=8, reshuffle="pokerstars", draw_procedure=procedure, burn_cards=True)
+    h = draw_heavy_hand(rules, 6, 5)
+    text = re.sub(r" # new stub of \d+ cards", "", phh.dumps(h, viewer=1))
+    walk_the_truth(h, text, _solver(text))
+
+
+@pytest.mark.parametrize(
+    ("procedure", "n", "seed", "viewer"),
+    [
+        ("declare-then-deal", 8, 20, 2),
+        ("immediate", 7, 18, 3),
+        ("immediate", 7, 20, 2),
+        ("immediate", 7, 28, 2),
+        ("immediate", 8, 12, 0),
+        ("immediate", 8, 18, 7),
+        ("immediate", 8, 20, 4),
+    ],
+)
+def test_a_stub_holds_exactly_the_cards_dealt_from_it(
+    procedure: str, n: int, seed: int, viewer: int
+) -> None:
+    # "pokerkit" with burn cards: a player who keeps every card he is dealt until he
+    # shows his whole hand takes his last cards from the end of one stub and the start
+    # of the next. Each card on its own could get there; together they do not fit
+    # unless the stub and the pool that forms the next one hold those very cards. The
+    # search checks the matching of the stub's cards to its deals, and found nothing
+    # within its bound before.
+    rules = Rules(max_players=8, reshuffle="pokerkit", draw_procedure=procedure, burn_cards=True)
+    h = draw_heavy_hand(rules, n, seed)
+    text = phh.dumps(h, viewer=viewer)
+    assert _solver(text).solve().nodes <= solve.MAX_NODES // 2
+    back = phh.loads(text, seed=seed)
+    assert back.stacks == h.stacks and back.hole_ids(viewer) == h.hole_ids(viewer)

@@ -53,6 +53,9 @@ from triple_draw.phh.timing import Serves
 #: "pokerstars" 6 (its checks of when new stubs can form are dearer); about 1 s for an
 #: 8-player hand (docs: PHH).
 MAX_NODES = 36_000
+#: Under the default rule and "pokerkit": the part of the bound searched first without
+#: the check that the stub's cards fit its deals.
+QUICK_NODES = 2_000
 #: The cost of a position under "pokerstars".
 POKERSTARS_COST = 6
 #: ... and where the history records where the new stubs formed (its checks of when they
@@ -201,6 +204,9 @@ class Solver:
         #: stub than sent through a hand that throws it (the second order tried under
         #: "pokerstars", whose new stubs keep what is left of the old one)
         self.keep_in_stub = False
+        #: whether the search checks that the cards of the stub fit its deals (the
+        #: default rule and "pokerkit": the second part of the search)
+        self.matching = False
         self.hole = hole
         self.acts = {a.i: a for a in acts}
         self.steps: list[tuple[str, int, int, tuple[int | None, ...], int]] = []
@@ -211,6 +217,8 @@ class Solver:
         #: with the counts - then a new stub may form wherever the rules allow)
         self.fixed: set[int] | None = None
         self.stubs = stubs if pokerstars and stubs else None
+        #: the deepest step where a choice failed, and why
+        self.deepest = (-1, "")
         self._wheres: dict[int, str] = {}
         self._fwd: dict[tuple[int, int, tuple[int, str, int]], bool] = {}
         self._outs: dict[tuple[int, int], list[tuple[int, int]]] = {}
@@ -348,6 +356,8 @@ class Solver:
         stub = 52 - 5 * n
         out = 0
         table = [0] * n
+        #: per step before which the stub runs out: the size of the new stub
+        self.pool_size: dict[int, int] = {}
         for j, (kind, k, _i, _cards, _count) in enumerate(self.steps):
             if kind == FOLD:
                 out += 5
@@ -363,9 +373,229 @@ class Solver:
                     if self.pool_all:
                         stub += sum(table)
                         table = [0] * n
+                    self.pool_size[j] = stub
                 stub -= 1
                 if kind == BURN:
                     out += 1
+
+    def _out_rows(self) -> None:
+        """Per player, per step: the step from which a card on his table (``table_out``)
+        or in his hand (``hand_out``: he folds or throws all five) is surely out of play,
+        and (``hand_thrown``) from which a card in his hand is surely out of play or on
+        his table."""
+        size = len(self.steps)
+        self.table_out = [[size] * (size + 1) for _ in range(self.n)]
+        self.hand_out = [[size] * (size + 1) for _ in range(self.n)]
+        self.hand_thrown = [[size] * (size + 1) for _ in range(self.n)]
+        for k in range(self.n):
+            t_row = self.table_out[k]
+            h_row = self.hand_out[k]
+            g_row = self.hand_thrown[k]
+            for d in range(size - 1, -1, -1):
+                kind, p, _i, cards, _x = self.steps[d]
+                t_row[d] = d if kind == SERVED and p == k else t_row[d + 1]
+                h_row[d] = h_row[d + 1]
+                g_row[d] = g_row[d + 1]
+                if p == k and (kind == FOLD or (kind == DISCARD and len(cards) == 5)):
+                    h_row[d] = d if kind == FOLD else t_row[d]
+                    g_row[d] = d
+
+    def _prepare_matching(self) -> None:
+        """What :meth:`_stub_fits` needs (computed when the search first checks it)."""
+        self.matching = True
+        self._out_rows()
+        size = len(self.steps)
+        #: per step, the deals and burns from it until the stub runs out next (all the
+        #: rest if it does not): the stub then holds exactly the cards they take
+        self.segment: list[list[int]] = [[] for _ in range(size + 1)]
+        #: per such step, whether it is a face-down deal to a player who keeps the card
+        #: until he shows his whole hand
+        self.closed = [False] * size
+        run: list[int] = []
+        for d in range(size - 1, -1, -1):
+            kind, k, _i, cards, _count = self.steps[d]
+            if kind in (DEAL, BURN):
+                run = [d, *run]
+                show = self.shows.get(k)
+                self.closed[d] = (
+                    kind == DEAL
+                    and cards[0] is None
+                    and show is not None
+                    and not self._between(self.exits[k], d, show)
+                )
+            self.segment[d] = run
+            if self.resh[d]:
+                run = []
+        #: per step, the first step at or after it before which the stub runs out
+        self.next_resh = [size] * (size + 1)
+        for d in range(size - 1, -1, -1):
+            self.next_resh[d] = d if self.resh[d] else self.next_resh[d + 1]
+        self._matched: dict[tuple[int, ...], bool] = {}
+        self._pools: dict[int, tuple[int, list[bool]] | None] = {}
+        self._segments: dict[int, tuple[list[int], list[int], list[int]]] = {}
+
+    def _stub_fits(self, st: _State, j: int) -> bool:
+        """The default rule and "pokerkit": the cards in the stub now are exactly the cards
+        the deals and burns take until it runs out next (after the last reshuffle: the
+        rest stay in it), and so are the cards of the new stub formed then. Each must get
+        one of those steps (:meth:`_fits`): for the stub now, and for the new stub its
+        cards that are sure to be in the pool then (out of play, on a table that joins
+        it, in a hand folded or thrown whole before then), the rest of it counted as
+        placeholders."""
+        deals = self.segment[j + 1]
+        now = bool(deals) and not self.resh[deals[0]]
+        pool = self._pool_at(j)
+        if not now and pool is None:
+            return True
+        loc = st.loc
+        ident = st.ident
+        last = self.last_req
+        # per group (the stub now, the sure part of the next one): jokers, cards nobody
+        # names again, named cards
+        jokers = [0, 0]
+        dead = [0, 0]
+        live: tuple[list[int], list[int]] = ([], [])
+        after = (deals[0] - 1 if now else 0, pool[0] - 1 if pool is not None else 0)
+        for t in range(52):
+            w = loc[t]
+            if w == STUB:
+                if not now:
+                    continue
+                x = 0
+            elif pool is not None and pool[1][w]:
+                x = 1
+            else:
+                continue
+            c = ident[t]
+            if c < 0:
+                jokers[x] += 1
+            elif last[c] <= after[x]:
+                dead[x] += 1
+            else:
+                live[x].append(c)
+        if now and not self._fits(st, after[0], deals, jokers[0], dead[0], live[0], True):
+            return False
+        if pool is None:
+            return True
+        r = pool[0]
+        slack = self.pool_size[r] - jokers[1] - dead[1] - len(live[1])
+        return slack >= 0 and self._fits(
+            st, r - 1, self.segment[r], jokers[1] + slack, dead[1], live[1], False
+        )
+
+    def _pool_at(self, j: int) -> tuple[int, list[bool]] | None:
+        """The next step (after ``j``) before which the stub runs out, and per place
+        whether a card there after step ``j`` is surely in the pool then (None if the
+        stub does not run out again)."""
+        if j in self._pools:
+            return self._pools[j]
+        r = self.next_resh[j + 1]
+        res = None
+        if r < len(self.steps):
+            n = self.n
+            pool = [False] * (2 + 2 * n)
+            pool[OUT] = True
+            for k in range(n):
+                if self.pool_all:
+                    pool[2 + n + k] = True
+                    pool[2 + k] = self.hand_thrown[k][j + 1] < r
+                else:
+                    pool[2 + n + k] = self.table_out[k][j + 1] < r
+                    pool[2 + k] = self.hand_out[k][j + 1] < r
+            res = (r, pool)
+        self._pools[j] = res
+        return res
+
+    def _fits(
+        self,
+        st: _State,
+        after: int,
+        deals: list[int],
+        jokers: int,
+        dead: int,
+        live: list[int],
+        stub: bool,
+    ) -> bool:
+        """Whether the cards of a stub (``stub``: the one now, else the next, where the
+        jokers include placeholders for the cards not sure to be in the pool) can each
+        take one of the deals and burns ``deals`` (all of them, and every card if the stub
+        runs out after them), with the cards named as after step ``after``: a named card
+        (``live``) a step from which it can still get where the history names it next, a
+        card nobody names again (``dead``) no deal to a player who keeps it until he shows
+        his whole hand without it, the jokers and placeholders any (Hall's condition, by
+        matching)."""
+        seg = self._segments.get(deals[0])
+        if seg is None:
+            seg = self._segments[deals[0]] = self._segment_of(deals)
+        free, opened, named = seg
+        if not live and not named and len(opened) == len(free):
+            return len(free) - min(dead, len(free)) <= jokers
+        key = (after, deals[0], stub, jokers, dead, *live)
+        got = self._matched.get(key)
+        if got is None:
+            got = self._matched[key] = self._match(st, after, deals, seg, jokers, dead, live, stub)
+        return got
+
+    def _segment_of(self, deals: list[int]) -> tuple[list[int], list[int], list[int]]:
+        """The face-down deals and burns of ``deals``, those of them that may take a card
+        nobody names again (indices), and the cards the others deal."""
+        steps = self.steps
+        free = [d for d in deals if steps[d][0] == BURN or steps[d][3][0] is None]
+        opened = [x for x, d in enumerate(free) if not self.closed[d]]
+        named = [
+            c for d in deals if (c := steps[d][3][0] if steps[d][0] == DEAL else None) is not None
+        ]
+        return free, opened, named
+
+    def _match(
+        self,
+        st: _State,
+        after: int,
+        deals: list[int],
+        seg: tuple[list[int], list[int], list[int]],
+        jokers: int,
+        dead: int,
+        live: list[int],
+        stub: bool,
+    ) -> bool:
+        steps = self.steps
+        free, opened, named_deals = seg
+        here = set(live)
+        for c in named_deals:
+            if c not in here:
+                if stub and st.tok[c] >= 0:
+                    return False  # named, and elsewhere
+                jokers -= 1  # one of the jokers (or placeholders) is this card
+        if jokers < 0:
+            return False
+        # the steps each card can take (the named cards first)
+        wants: list[list[int]] = []
+        for c in live:
+            x = bisect_right(self.req_steps[c], after)
+            at, kind, _p = self.req[c][x]
+            if kind == "deal" and at in deals:
+                continue  # dealt there
+            allowed = self._allowed(c, x)
+            ok = []
+            for y, d in enumerate(free):
+                if d >= at:
+                    break
+                dest = OUT if steps[d][0] == BURN else 2 + steps[d][1]
+                if allowed[d + 1] >> dest & 1:
+                    ok.append(y)
+            if not ok:
+                return False
+            wants.append(ok)
+        named = len(wants)
+        wants.extend([opened] * dead)
+        owner = [-1] * len(free)
+        matched = 0
+        for v in range(len(wants)):
+            if _augment(v, wants, owner, [False] * len(free)):
+                matched += 1
+            elif v < named:
+                return False  # a named card must leave the stub by a deal
+        return len(free) - matched <= jokers
 
     def _allowed(self, c: int, x: int) -> list[int]:
         """For requirement ``x`` of card ``c``: per step ``j`` up to it, the places (bits of
@@ -460,21 +690,28 @@ class Solver:
     def solve(self) -> Plan:
         """Every card of the history. Under "pokerstars" two orders of the choices share
         the bound: the order does not change what a search that runs out of choices
-        proves, only how soon a search finds cards that fit."""
+        proves, only how soon a search finds cards that fit. Under the other rules a
+        short search without the dearest check (:meth:`_stub_fits`) comes first: most
+        histories need no more."""
         if not self.pokerstars:
-            return self._search(MAX_NODES)
+            quick = min(QUICK_NODES, MAX_NODES // 2)
+            try:
+                return self._search(quick)
+            except Unsolved:
+                self._prepare_matching()
+                return self._search(MAX_NODES - quick)
         try:
             return self._search(MAX_NODES // 2)
         except Unsolved:
             self.keep_in_stub = True
             return self._search(MAX_NODES - MAX_NODES // 2)
 
-    def _search(self, bound: int) -> Plan:
-        n = self.n
+    def _root(self) -> _State:
+        """The position before the first step: the hole cards dealt, the rest in the stub."""
         loc: list[int] = []
         ident: list[int] = []
         tok = [-1] * 52
-        for k in range(n):
+        for k in range(self.n):
             for c in self.hole[k]:
                 if c is not None:
                     tok[c] = len(loc)
@@ -483,7 +720,10 @@ class Solver:
         while len(loc) < 52:
             loc.append(STUB)
             ident.append(-1)
-        root = _State(loc, ident, [0] * 52, tok, None)
+        return _State(loc, ident, [0] * 52, tok, None)
+
+    def _search(self, bound: int) -> Plan:
+        root = self._root()
         steps = self.steps
         nodes = 0
         cost = 1
@@ -663,6 +903,11 @@ class Solver:
             return False
         if self.fixed is not None and not self._spares_fit(st, j):
             self._fail(j, f"{self._where(j)}the cards nobody shows cannot all be let go")
+            return False
+        if self.matching and not self._stub_fits(st, j):
+            self._fail(
+                j, f"{self._where(j)}the stub cannot hold the cards the history deals from it"
+            )
             return False
         if self.fixed is not None and not self._jokers_suffice(st, j):
             self._fail(j, f"{self._where(j)}the stub cannot hold every card the players show")
@@ -848,20 +1093,7 @@ class Solver:
             self.fixed = None  # a recorded new stub the counts do not allow: not used
         #: the cards left in the stub when the hand ends
         self.stub_end = stub
-        # per player, per step: the step from which a card on his table (``table_out``)
-        # or in his hand (``hand_out``: he folds or throws all five) is surely out of play
-        size = len(steps)
-        self.table_out = [[size] * (size + 1) for _ in range(n)]
-        self.hand_out = [[size] * (size + 1) for _ in range(n)]
-        for k in range(n):
-            t_row = self.table_out[k]
-            h_row = self.hand_out[k]
-            for d in range(size - 1, -1, -1):
-                kind, p, _i, cards, _x = steps[d]
-                t_row[d] = d if kind == SERVED and p == k else t_row[d + 1]
-                h_row[d] = h_row[d + 1]
-                if p == k and (kind == FOLD or (kind == DISCARD and len(cards) == 5)):
-                    h_row[d] = d if kind == FOLD else t_row[d]
+        self._out_rows()
         # per step, the face-down deals and burns from it on that can take a card nobody
         # names again: to a player who throws or folds after it, or shows no whole hand
         self.sinks = [0] * (len(steps) + 1)
@@ -1196,6 +1428,8 @@ class Solver:
             kind, k, _i, cards, x = steps[d]
             if kind in _MOVES:
                 out += _count_move(kind, k, cards, hand, table)
+                if kind == DISCARD:
+                    every[k] += len(cards)  # they may join the stub at a new stub
             elif kind in (DEAL, BURN):
                 if not stub or (kind == DEAL and x == 0 and self.size[d] > stub):
                     g[d] = 2
@@ -1631,6 +1865,19 @@ class Solver:
                 others = iter([c for c in cs if c not in named])
                 plan.thrown[i] = [c if c is not None else next(others) for c in cards]
         return plan
+
+
+def _augment(v: int, wants: list[list[int]], owner: list[int], seen: list[bool]) -> bool:
+    """Kuhn's step: give ``v`` one of the places it wants, moving others on (``owner``:
+    per place, who has it)."""
+    for y in wants[v]:
+        if seen[y]:
+            continue
+        seen[y] = True
+        if owner[y] < 0 or _augment(owner[y], wants, owner, seen):
+            owner[y] = v
+            return True
+    return False
 
 
 def _multisets(sizes: list[int], total: int) -> Iterator[list[int]]:
