@@ -332,12 +332,25 @@ def _agrees(solver: solve.Solver, st: solve._State, j: int, truth: list[tuple[in
     ) == Counter(real(c) for c in jokers)
 
 
+def _why(solver: solve.Solver, st: solve._State, j: int, truth: list[list[tuple[int, int]]]) -> str:
+    """Why the search refuses the true position after step ``j``."""
+    solver._viable = lambda _st, _j: True  # type: ignore[method-assign]
+    try:
+        real = [c for c in solver._expand(st, j) if _agrees(solver, c, j, truth[j])]
+    finally:
+        del solver._viable
+    if not real:
+        return f"no move of the step gives it ({solver.deepest[1]})"
+    solver.deepest = (-1, "")
+    solver._viable(real[0], j)
+    return solver.deepest[1]
+
+
 def walk_the_truth(h: Hand, text: str, solver: solve.Solver) -> None:
     """Steps ``solver`` through the cards the hand really dealt: at every step one of the
     choices it keeps is the true one (so no check refuses the real cards), with every
     check the search can make."""
-    if not solver.pokerstars:
-        solver._prepare_matching()
+    solver._prepare_matching()
     data = parse_toml(text)
     seat_of, _button = read._seating(data, solver.n)
     truth = _true_places(h, solver, seat_of)
@@ -347,7 +360,7 @@ def walk_the_truth(h: Hand, text: str, solver: solve.Solver) -> None:
     st = solver._root()
     for j in range(len(plays)):
         kept = [c for c in solver._expand(st, j) if _agrees(solver, c, j, truth[j])]
-        assert kept, f"step {j} {steps[j][:3]} refuses the real cards: {solver.deepest}"
+        assert kept, f"step {j} {steps[j][:3]} refuses the real cards: {_why(solver, st, j, truth)}"
         st = kept[0]
     for j in range(len(plays), len(steps)):
         st = next(solver._expand(st, j))

@@ -53,9 +53,12 @@ from triple_draw.phh.timing import Serves
 #: "pokerstars" 6 (its checks of when new stubs can form are dearer); about 1 s for an
 #: 8-player hand (docs: PHH).
 MAX_NODES = 36_000
-#: Under the default rule and "pokerkit": the part of the bound searched first without
-#: the check that the stub's cards fit its deals.
+#: The part of the bound searched first without the dearest checks (whether the cards of
+#: the stubs, and the cards a player shows, can be matched to their deals).
 QUICK_NODES = 2_000
+#: Under "pokerstars" with the new stubs recorded: how many stubs, from the one now, the
+#: matching of the stubs' cards to their deals looks at.
+SEGMENTS = 3
 #: The cost of a position under "pokerstars".
 POKERSTARS_COST = 6
 #: ... and where the history records where the new stubs formed (its checks of when they
@@ -204,8 +207,8 @@ class Solver:
         #: stub than sent through a hand that throws it (the second order tried under
         #: "pokerstars", whose new stubs keep what is left of the old one)
         self.keep_in_stub = False
-        #: whether the search checks that the cards of the stub fit its deals (the
-        #: default rule and "pokerkit": the second part of the search)
+        #: whether the search makes its dearest checks, the matchings of cards to deals
+        #: (after a short search without them: :meth:`solve`)
         self.matching = False
         self.hole = hole
         self.acts = {a.i: a for a in acts}
@@ -324,12 +327,18 @@ class Solver:
             self.shown[k] = frozenset(c for c in self.steps[show][3] if c is not None)
         #: per player, per step: how many face-down deals to him come before it
         self.udeal = [[0] * (len(self.steps) + 1) for _ in range(self.n)]
+        #: per player, the face-down deals to him
+        self.face_down: list[list[int]] = [[] for _ in range(self.n)]
+        for j, (kind, p, _i, cards, _count) in enumerate(self.steps):
+            if kind == DEAL and cards[0] is None:
+                self.face_down[p].append(j)
         for k in range(self.n):
             row = self.udeal[k]
             for j, (kind, p, _i, cards, _count) in enumerate(self.steps):
                 row[j + 1] = row[j] + (kind == DEAL and p == k and cards[0] is None)
+        self._dealt: dict[tuple[int, ...], bool] = {}
         self._reshuffles()
-        self._reach: dict[tuple[int, int], list[int]] = {}
+        self._reach: dict[tuple[int, str, int], list[int]] = {}
 
     def _reshuffles(self) -> None:
         """Where the stub runs out (the default rule and "pokerkit": by the counts): the
@@ -400,29 +409,36 @@ class Solver:
                     h_row[d] = d if kind == FOLD else t_row[d]
                     g_row[d] = d
 
+    def _closed_deals(self) -> list[bool]:
+        """Per step, whether it is a face-down deal to a player who keeps the card until
+        he shows his whole hand."""
+        closed = [False] * len(self.steps)
+        for d, (kind, k, _i, cards, _count) in enumerate(self.steps):
+            show = self.shows.get(k)
+            closed[d] = (
+                kind == DEAL
+                and cards[0] is None
+                and show is not None
+                and not self._between(self.exits[k], d, show)
+            )
+        return closed
+
     def _prepare_matching(self) -> None:
-        """What :meth:`_stub_fits` needs (computed when the search first checks it)."""
+        """Turns on the dearest checks (:attr:`matching`), and prepares what
+        :meth:`_stub_fits` needs."""
         self.matching = True
+        if self.pokerstars:
+            return  # :meth:`_stub_deals_fit` (with the record) needs nothing more
         self._out_rows()
         size = len(self.steps)
         #: per step, the deals and burns from it until the stub runs out next (all the
         #: rest if it does not): the stub then holds exactly the cards they take
         self.segment: list[list[int]] = [[] for _ in range(size + 1)]
-        #: per such step, whether it is a face-down deal to a player who keeps the card
-        #: until he shows his whole hand
-        self.closed = [False] * size
+        self.closed = self._closed_deals()
         run: list[int] = []
         for d in range(size - 1, -1, -1):
-            kind, k, _i, cards, _count = self.steps[d]
-            if kind in (DEAL, BURN):
+            if self.steps[d][0] in (DEAL, BURN):
                 run = [d, *run]
-                show = self.shows.get(k)
-                self.closed[d] = (
-                    kind == DEAL
-                    and cards[0] is None
-                    and show is not None
-                    and not self._between(self.exits[k], d, show)
-                )
             self.segment[d] = run
             if self.resh[d]:
                 run = []
@@ -601,12 +617,15 @@ class Solver:
         """For requirement ``x`` of card ``c``: per step ``j`` up to it, the places (bits of
         the location codes) from which the card can get there, ignoring the other cards,
         before step ``j``."""
-        key = (c, x)
-        got = self._reach.get(key)
+        return self._reach_of(self.req[c][x])
+
+    def _reach_of(self, req: tuple[int, str, int]) -> list[int]:
+        """:meth:`_allowed` for a requirement ``(step, 'deal' or 'hold', player)``."""
+        got = self._reach.get(req)
         if got is not None:
             return got
         n = self.n
-        at, kind, p = self.req[c][x]
+        at, kind, p = req
         steps = self.steps
         stub, out = 1 << STUB, 1 << OUT
         tables = ((1 << n) - 1) << (2 + n)
@@ -646,7 +665,7 @@ class Solver:
                 b = self._before_deal(j, b, stub, out, tables)
             allowed[j] = b
             a = b
-        self._reach[key] = allowed
+        self._reach[req] = allowed
         return allowed
 
     def _before_deal(self, j: int, a: int, stub: int, out: int, tables: int) -> int:
@@ -688,23 +707,26 @@ class Solver:
     # .. the search ..
 
     def solve(self) -> Plan:
-        """Every card of the history. Under "pokerstars" two orders of the choices share
-        the bound: the order does not change what a search that runs out of choices
-        proves, only how soon a search finds cards that fit. Under the other rules a
-        short search without the dearest check (:meth:`_stub_fits`) comes first: most
-        histories need no more."""
-        if not self.pokerstars:
-            quick = min(QUICK_NODES, MAX_NODES // 2)
-            try:
-                return self._search(quick)
-            except Unsolved:
-                self._prepare_matching()
-                return self._search(MAX_NODES - quick)
+        """Every card of the history. A short search without the dearest checks (the
+        matching of the stubs' cards to their deals: :meth:`_stub_fits`,
+        :meth:`_stub_deals_fit`; of the cards a player shows to the deals to him:
+        :meth:`_shown_dealt`) comes first: most histories need no more. Then, under
+        "pokerstars", two orders of the choices share the rest of the bound: the order
+        does not change what a search that runs out of choices proves, only how soon a
+        search finds cards that fit."""
+        quick = min(QUICK_NODES, MAX_NODES // 2)
         try:
-            return self._search(MAX_NODES // 2)
+            return self._search(quick)
+        except Unsolved:
+            self._prepare_matching()
+        rest = MAX_NODES - quick
+        if not self.pokerstars:
+            return self._search(rest)
+        try:
+            return self._search(rest // 2)
         except Unsolved:
             self.keep_in_stub = True
-            return self._search(MAX_NODES - MAX_NODES // 2)
+            return self._search(rest - rest // 2)
 
     def _root(self) -> _State:
         """The position before the first step: the hole cards dealt, the rest in the stub."""
@@ -904,7 +926,12 @@ class Solver:
         if self.fixed is not None and not self._spares_fit(st, j):
             self._fail(j, f"{self._where(j)}the cards nobody shows cannot all be let go")
             return False
-        if self.matching and not self._stub_fits(st, j):
+        if self.matching and not self.pokerstars and not self._stub_fits(st, j):
+            self._fail(
+                j, f"{self._where(j)}the stub cannot hold the cards the history deals from it"
+            )
+            return False
+        if self.matching and self.fixed is not None and not self._stub_deals_fit(st, j):
             self._fail(
                 j, f"{self._where(j)}the stub cannot hold the cards the history deals from it"
             )
@@ -952,12 +979,15 @@ class Solver:
             # each he does not hold now is dealt to him before then
             if shows_at <= j:
                 continue
-            missing = 0
+            missing: list[int] = []
             for c in self.shown[k]:
                 t = st.tok[c]
                 if t >= 0 and loc[t] != 2 + k and not self._dealt_up(c, k, j):
-                    missing += 1
-            if missing > self.udeal[k][shows_at] - self.udeal[k][j + 1]:
+                    missing.append(c)
+            if missing and (
+                len(missing) > self.udeal[k][shows_at] - self.udeal[k][j + 1]
+                or (self.matching and not self._shown_dealt(st, j, k, missing))
+            ):
                 self._fail(j, f"{self._where(j)}p{k + 1} cannot be dealt every card he shows")
                 return False
         if need is not None:
@@ -1056,8 +1086,10 @@ class Solver:
         self.own_ok: list[list[int]] = [[] for _ in range(n)]
         #: the deal and burn steps that take the last card of the stub
         self.last_card: set[int] = set()
-        #: per step where a new stub forms, the cards left in the old one
+        #: per step where a new stub forms, the cards left in the old one, and the size
+        #: of the new one
         self.left: dict[int, int] = {}
+        self.new_size: dict[int, int] = {}
         for d, (kind, k, _i, cards, x) in enumerate(steps):
             if kind in _MOVES:
                 out += _count_move(kind, k, cards, hand, table)
@@ -1080,6 +1112,7 @@ class Solver:
                         self.crowd[d] = k
                     stub += out
                     out = 0
+                    self.new_size[d] = stub
                 if kind == DEAL and not out and stub <= threw[k] - table[k]:
                     self.own_ok[k].append(d)
                 if stub == 1:
@@ -1091,6 +1124,10 @@ class Solver:
                     hand[k] += 1
         if unfit or not used >= set(stubs):
             self.fixed = None  # a recorded new stub the counts do not allow: not used
+        self.own_set = [set(row) for row in self.own_ok]
+        self.deal_steps = [d for d, step in enumerate(steps) if step[0] in (DEAL, BURN)]
+        self.closed = self._closed_deals()
+        self._ps_matched: dict[tuple[Any, ...], bool] = {}
         #: the cards left in the stub when the hand ends
         self.stub_end = stub
         self._out_rows()
@@ -1229,7 +1266,7 @@ class Solver:
                 elif w < 2 + n:
                     k = w - 2
                     mk |= 1 << k
-                    gone = self.hand_out[k][j + 1]
+                    gone = self._hand_gone(k, j)
                     d = self.next_discard[j + 1][k][0]
                     if d == r and self.steps[d][0] == DISCARD and c in self.steps[d][3]:
                         # his next discard names it: its way from there is known
@@ -1264,6 +1301,52 @@ class Solver:
                 e = next_g[s + 1]
         return True
 
+    def _shown_dealt(self, st: _State, j: int, k: int, cards: list[int]) -> bool:
+        """The named cards p(k+1) shows (his whole hand) that he does not hold after step
+        ``j`` each take a face-down deal of their own to him before then: one after the
+        card's last requirement before the show (if it is another player's), from which
+        it can get into his hand (Hall's condition, by matching)."""
+        places = tuple(st.loc[st.tok[c]] for c in cards)
+        key = (j, k, *cards, *places)
+        got = self._dealt.get(key)
+        if got is not None:
+            return got
+        show = self.shows[k]
+        deals = self.face_down[k]
+        mine = deals[bisect_right(deals, j) : bisect_right(deals, show)]
+        wants: list[list[int]] = []
+        n = self.n
+        got = True
+        for c, place in zip(cards, places, strict=True):
+            reqs = self.req[c]
+            x = bisect_right(self.req_steps[c], j)
+            y = x
+            while reqs[y][0] < show:
+                y += 1
+            start = j + 1
+            if y > x:
+                at, kind, p = reqs[y - 1]
+                if p == k:
+                    continue  # he gets it on the way
+                start = at + 1
+                step = self.steps[at]
+                thrown = kind == "hold" and step[0] == DISCARD and c in step[3]
+                place = 2 + n + p if thrown else 2 + p
+            ok = [
+                i
+                for i, d in enumerate(mine)
+                if d >= start and self._reach_of((d + 1, "hold", k))[start] >> place & 1
+            ]
+            if not ok:
+                got = False
+                break
+            wants.append(ok)
+        if got:
+            owner = [-1] * len(mine)
+            got = all(_augment(v, wants, owner, [False] * len(mine)) for v in range(len(wants)))
+        self._dealt[key] = got
+        return got
+
     def _next_req_hold(self, c: int, x: int, k: int) -> int:
         """The step of requirement ``x`` of card ``c`` if p(k+1) must hold it then, else -1."""
         at, kind, p = self.req[c][x]
@@ -1289,12 +1372,23 @@ class Solver:
             self._outs[key] = got
         return got
 
+    def _hand_gone(self, k: int, j: int) -> int:
+        """The step from which a card in p(k+1)'s hand after step ``j`` is surely out of
+        play, if he cannot let go of it before then (he folds or throws all five at his
+        next discard that may throw it); else the number of steps."""
+        gone = self.hand_out[k][j + 1]
+        exits = self.exits[k]
+        x = bisect_right(exits, j)
+        if x < len(exits) and exits[x] != self.hand_thrown[k][j + 1]:
+            return len(self.steps)  # he may throw it before then, and it joins a stub earlier
+        return gone
+
     def _let_go(self, c: int, k: int, j: int) -> int:
         """The step from which card ``c``, in p(k+1)'s hand after step ``j`` and never
-        named again, is surely out of play: he folds or throws all five; or he shows his
-        whole hand without it and has one discard left before then, which throws it
-        (the number of steps if not known)."""
-        gone = self.hand_out[k][j + 1]
+        named again, is surely out of play, not before: he folds or throws all five
+        (:meth:`_hand_gone`); or he shows his whole hand without it and has one discard
+        left before then, which throws it (the number of steps if not known)."""
+        gone = self._hand_gone(k, j)
         show = self.shows.get(k)
         if gone < len(self.steps) or show is None or show <= j or c in self.shown[k]:
             return gone
@@ -1340,6 +1434,201 @@ class Solver:
             barred = sum(takes[k] for k in range(self.n) if a >> k & 1)
             kept = max(kept, count - (free - barred))
         return max(0, kept)
+
+    def _stub_deals_fit(self, st: _State, j: int) -> bool:
+        """Under "pokerstars" with the new stubs recorded: the cards in the stub now are
+        the cards the deals and burns take until the next new stub forms and the cards
+        left in it then (as many as the counts say); with the cards out of play then,
+        those left are the cards of the new stub, which the deals take until the one
+        after it forms, or are left in it then; and so on, over :data:`SEGMENTS` stubs.
+        Of the cards joining each new stub, those sure to join it are known (out of play
+        now, on a table whose player is served before then, in a hand he surely lets go
+        of before then and not before his next discard); the rest are placeholders.
+        There is a way to give each card one of those places (Hall's condition, by
+        matching: :meth:`_places`)."""
+        size = len(self.steps)
+        ends = [self.next_g[j + 1]]
+        while ends[-1] < size and len(ends) < SEGMENTS:
+            ends.append(self.next_g[ends[-1] + 1])
+        loc = st.loc
+        ident = st.ident
+        mask = st.mask
+        last = self.last_req
+        n = self.n
+        next_g = self.next_g
+        # per place: the new stub (index in ``ends``, plus 1) the cards there surely
+        # join (0: not known); in a hand: for a card nobody names again, for a named
+        # card, for a joker (which a discard naming cards may name too)
+        joins: list[int] = [0] * (2 + 2 * n)
+        joins[OUT] = 1
+        hands: list[tuple[int, int, int]] = []
+        thrown: list[bool] = []
+        for k in range(n):
+            served = self.table_out[k][j + 1]
+            if served < size:
+                joins[2 + n + k] = self._segment_at(ends, next_g[served + 1])
+            gone = self._hand_gone(k, j)
+            whole = self.hand_thrown[k][j + 1]
+            thrown.append(whole < size and self.steps[whole][0] == DISCARD)
+            e = self._segment_at(ends, next_g[gone + 1]) if gone < size else 0
+            sure = self.next_discard[j + 1][k][0] >= whole
+            hands.append((e, gone, e if sure else 0))
+        toks: list[tuple[int, int, int]] = []  # (segment, card or -1/-2, mask)
+        counts = [0] * (len(ends) + 1)
+        for t in range(52):
+            w = loc[t]
+            c = ident[t]
+            mk = mask[t]
+            if w == STUB:
+                e = 0
+            elif 2 <= w < 2 + n:
+                k = w - 2
+                e, gone, e_joker = hands[k]
+                if c < 0:
+                    e = e_joker
+                elif last[c] > j and self.req_steps[c][bisect_right(self.req_steps[c], j)] < gone:
+                    e = 0  # named before then: it may leave his hand there
+                if e == 0:
+                    continue
+                mk |= 1 << k if thrown[k] else 0
+            else:
+                e = joins[w]
+                if e == 0:
+                    continue  # not known where it joins
+            if e >= len(ends):
+                continue  # it joins no stub looked at
+            start = j if e == 0 else ends[e - 1] - 1
+            toks.append((e, -2 if c >= 0 and last[c] <= start else c, mk & self.drawing[start + 1]))
+            counts[e] += 1
+        slack = [0] * len(ends)
+        for e in range(1, len(ends)):
+            g = ends[e - 1]
+            slack[e] = self.new_size[g] - self.left[g] - counts[e]
+            if slack[e] < 0:
+                return False
+        toks.sort()
+        key = (j, *slack, *toks)
+        got = self._ps_matched.get(key)
+        if got is None:
+            got = self._ps_matched[key] = self._ps_match(st, j, ends, toks, slack)
+        return got
+
+    @staticmethod
+    def _segment_at(ends: list[int], g: int) -> int:
+        """The index (plus 1) in ``ends`` of the new stub forming at step ``g`` (0 if it
+        is not one of them)."""
+        for e, end in enumerate(ends):
+            if end == g:
+                return e + 1
+        return 0
+
+    def _deals_from(self, start: int, end: int) -> list[int]:
+        """The deal and burn steps from ``start`` to ``end``."""
+        cum = self.cum
+        return self.deal_steps[cum[start] : cum[end]]
+
+    def _ps_match(
+        self,
+        st: _State,
+        j: int,
+        ends: list[int],
+        toks: list[tuple[int, int, int]],
+        slack: list[int],
+    ) -> bool:
+        size = len(self.steps)
+        # the places: per stub, its deals; then the cards left in the last stub
+        firsts: list[int] = []  # per stub, its first place
+        segs: list[list[int]] = []
+        start = j + 1
+        places = 0
+        for end in ends:
+            firsts.append(places)
+            deals = self._deals_from(start, end)
+            segs.append(deals)
+            places += len(deals)
+            start = end
+        g = ends[-1]
+        stay = self.left[g] if g < size else self.stub_end
+        firsts.append(places)
+        places += stay
+        if len(toks) + sum(slack) != places:
+            return True  # pragma: no cover - the counts fix the stubs' sizes
+        wants: list[list[int]] = []
+        seen: dict[tuple[int, int, int], list[int]] = {}
+        for cls in toks:
+            ok = seen.get(cls)
+            if ok is None:
+                ok = seen[cls] = self._places(st, cls, j, ends, segs, firsts)
+            if not ok:
+                return False
+            wants.append(ok)
+        for e in range(1, len(ends)):
+            wants.extend([list(range(firsts[e], places))] * slack[e])
+        owner = [-1] * places
+        order = sorted(range(len(wants)), key=lambda v: len(wants[v]))
+        return all(_augment(v, wants, owner, [False] * places) for v in order)
+
+    def _places(
+        self,
+        st: _State,
+        cls: tuple[int, int, int],
+        j: int,
+        ends: list[int],
+        segs: list[list[int]],
+        firsts: list[int],
+    ) -> list[int]:
+        """The places (:meth:`_ps_match`) a card can take, in the stub from stub
+        ``cls[0]`` on (``cls``: also the card, -1 a joker, -2 a card nobody names again;
+        the players dealt later who threw it): a deal or burn - never a deal to a player
+        who threw it unless the stub may hold only his own discards then, for a named
+        card one from which it can still get where the history names it next, for a
+        card nobody names again none to a player who keeps it until he shows his whole
+        hand without it - or, left in the stub where the next new stub forms (where the
+        stub holds only a player's own discards, only one he threw; a named card only if
+        it can be in the stub then), the places of the new stub."""
+        steps = self.steps
+        size = len(steps)
+        e, c, mk = cls
+        allowed = None
+        at = size
+        if c >= 0:
+            x = bisect_right(self.req_steps[c], j if e == 0 else ends[e - 1] - 1)
+            at = self.req[c][x][0]
+            allowed = self._allowed(c, x)
+        ok: list[int] = []
+        while True:
+            for y, d in enumerate(segs[e]):
+                kind, k, _i, cards, _x = steps[d]
+                if kind == DEAL and cards[0] is not None:
+                    named = cards[0]
+                    if named == c or (
+                        c == -1
+                        and st.tok[named] < 0
+                        and not (mk >> k & 1 and d not in self.own_set[k])
+                    ):
+                        ok.append(firsts[e] + y)
+                    continue
+                if kind == DEAL and mk >> k & 1 and d not in self.own_set[k]:
+                    continue  # he threw it
+                if c == -2 and self.closed[d]:
+                    continue
+                if allowed is not None:
+                    dest = OUT if kind == BURN else 2 + k
+                    if d >= at or not allowed[d + 1] >> dest & 1:
+                        continue
+                ok.append(firsts[e] + y)
+            g = ends[e]
+            crowd = self.crowd.get(g, -1)
+            if crowd >= 0 and not mk >> crowd & 1:
+                return ok  # the stub then holds only p(crowd+1)'s own discards
+            if allowed is not None and not (g < size and g <= at and allowed[g] & 1 << STUB):
+                return ok
+            e += 1
+            if e == len(ends):
+                ok.extend(
+                    range(firsts[e], firsts[e] + (self.left[g] if g < size else self.stub_end))
+                )
+                return ok
 
     def _jokers_suffice(self, st: _State, j: int) -> bool:
         """With the new stubs recorded: a player who keeps every card he is dealt until
