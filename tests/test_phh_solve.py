@@ -364,6 +364,7 @@ def walk_the_truth(h: Hand, text: str, solver: solve.Solver) -> None:
         st = kept[0]
     for j in range(len(plays), len(steps)):
         st = next(solver._expand(st, j))
+    assert not solver.unbalanced  # the matchings' places and cards always add up
 
 
 WALKS = [
