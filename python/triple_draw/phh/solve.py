@@ -35,9 +35,9 @@ The dearest checks are matchings (Hall's condition, by augmenting paths), made a
 short search without them (:data:`QUICK_NODES`): the named cards a player shows and does
 not hold to the deals to him (:meth:`Solver._shown_dealt`); under the default rule and
 "pokerkit", whose stub runs out where the counts say, the cards of the stub now and those
-sure to form the next one to the deals each stub serves (:meth:`Solver._stub_fits`); under
-"pokerstars" with the record, the same over every stub to the end of the hand, with the
-cards a stub keeps where the next one forms (:meth:`Solver._stub_deals_fit`).
+sure to form the next ones to the deals each stub serves, over every stub to the end of
+the hand; under "pokerstars" with the record, the same with the cards a stub keeps where
+the next one forms (:meth:`Solver._stubs_fit`).
 
 Every check is a necessary condition, so a search that runs out of choices proves that no
 choice of the unknown cards fits (:class:`Bad`, naming where the deepest choice failed);
@@ -58,8 +58,8 @@ from triple_draw.phh.base import Bad, Locator
 from triple_draw.phh.timing import Serves
 
 #: The work of the search before it gives up, in positions visited: each costs 1, under
-#: "pokerstars" 6 (its checks of when new stubs can form are dearer); about 1 s for an
-#: 8-player hand (docs: PHH).
+#: "pokerstars" 6 (its checks of when new stubs can form are dearer), more with the
+#: matchings; about 1 s for an 8-player hand (docs: PHH).
 MAX_NODES = 36_000
 #: The part of the bound searched first without the dearest checks (whether the cards of
 #: the stubs, and the cards a player shows, can be matched to their deals).
@@ -69,6 +69,11 @@ POKERSTARS_COST = 6
 #: ... and where the history records where the new stubs formed (its checks of when they
 #: form are looked up, not worked out).
 FIXED_COST = 2
+#: The cost of a position with the matchings of the stubs' cards to their deals (after
+#: :data:`QUICK_NODES`): where the stub runs out by the counts, and under "pokerstars"
+#: following the record (which matches every stub to the end of the hand).
+MATCHING_COST = 3
+MATCHING_FIXED_COST = 16
 
 STUB = 0
 OUT = 1
@@ -225,6 +230,14 @@ class Solver:
         #: with the counts - then a new stub may form wherever the rules allow)
         self.fixed: set[int] | None = None
         self.stubs = stubs if pokerstars and stubs else None
+        #: with the new stubs known (:meth:`_stubs_fit`; "pokerstars": the record): per
+        #: step where a new stub forms, the cards left in the old one, and the size of
+        #: the new one; the steps where the stub holds only the served player's own
+        #: discards, and per player the deal steps where he may be dealt one of them
+        self.left: dict[int, int] = {}
+        self.new_size: dict[int, int] = {}
+        self.crowd: dict[int, int] = {}
+        self.own_ok: list[list[int]] = []
         #: the deepest step where a choice failed, and why
         self.deepest = (-1, "")
         #: how often a matching found the places and the cards not to add up (never)
@@ -356,7 +369,7 @@ class Solver:
             if self.stubs is not None:
                 self.fixed = set()
                 #: the steps where the stub holds only the served player's own discards
-                self.crowd: dict[int, int] = {}
+                self.crowd = {}
                 self.g_fixed = self._fixed_gathers()
                 if self.fixed is None:
                     return
@@ -393,6 +406,8 @@ class Solver:
                 stub -= 1
                 if kind == BURN:
                     out += 1
+        #: the cards left in the stub when the hand ends
+        self.stub_end = stub
 
     def _out_rows(self) -> None:
         """Per player, per step: the step from which a card on his table (``table_out``)
@@ -432,193 +447,35 @@ class Solver:
 
     def _prepare_matching(self) -> None:
         """Turns on the dearest checks (:attr:`matching`), and prepares what
-        :meth:`_stub_fits` needs."""
+        :meth:`_stubs_fit` needs."""
         self.matching = True
-        if self.pokerstars:
-            return  # :meth:`_stub_deals_fit` (with the record) needs nothing more
-        self._out_rows()
-        size = len(self.steps)
-        #: per step, the deals and burns from it until the stub runs out next (all the
-        #: rest if it does not): the stub then holds exactly the cards they take
-        self.segment: list[list[int]] = [[] for _ in range(size + 1)]
+        if self.pokerstars and self.fixed is None:
+            return  # where new stubs form is not known: no stub is matched
+        steps = self.steps
+        size = len(steps)
+        n = self.n
+        if not self.pokerstars:
+            # the stub runs out where the counts say, and is formed from the pool alone
+            self._out_rows()
+            self.next_g = [size] * (size + 1)
+            for d in range(size - 1, -1, -1):
+                self.next_g[d] = d if self.resh[d] else self.next_g[d + 1]
+            self.left = {d: 0 for d in self.pool_size}
+            self.new_size = dict(self.pool_size)
+            self.crowd = {}
+            self.own_ok = [[] for _ in range(n)]
+        self.own_set = [set(row) for row in self.own_ok]
+        self.deal_steps = [d for d, step in enumerate(steps) if step[0] in (DEAL, BURN)]
+        self.discard_steps = [d for d, step in enumerate(steps) if step[0] == DISCARD]
+        #: per player, the deals to him
+        self.deals_to: list[list[int]] = [[] for _ in range(n)]
+        for d, step in enumerate(steps):
+            if step[0] == DEAL:
+                self.deals_to[step[1]].append(d)
         self.closed = self._closed_deals()
-        run: list[int] = []
-        for d in range(size - 1, -1, -1):
-            if self.steps[d][0] in (DEAL, BURN):
-                run = [d, *run]
-            self.segment[d] = run
-            if self.resh[d]:
-                run = []
-        #: per step, the first step at or after it before which the stub runs out
-        self.next_resh = [size] * (size + 1)
-        for d in range(size - 1, -1, -1):
-            self.next_resh[d] = d if self.resh[d] else self.next_resh[d + 1]
-        self._matched: dict[tuple[int, ...], bool] = {}
-        self._pools: dict[int, tuple[int, list[bool]] | None] = {}
-        self._segments: dict[int, tuple[list[int], list[int], list[int]]] = {}
-
-    def _stub_fits(self, st: _State, j: int) -> bool:
-        """The default rule and "pokerkit": the cards in the stub now are exactly the cards
-        the deals and burns take until it runs out next (after the last reshuffle: the
-        rest stay in it), and so are the cards of the new stub formed then. Each must get
-        one of those steps (:meth:`_fits`): for the stub now, and for the new stub its
-        cards that are sure to be in the pool then (out of play, on a table that joins
-        it, in a hand folded or thrown whole before then), the rest of it counted as
-        placeholders."""
-        deals = self.segment[j + 1]
-        now = bool(deals) and not self.resh[deals[0]]
-        pool = self._pool_at(j)
-        if not now and pool is None:
-            return True
-        loc = st.loc
-        ident = st.ident
-        last = self.last_req
-        # per group (the stub now, the sure part of the next one): jokers, cards nobody
-        # names again, named cards
-        jokers = [0, 0]
-        dead = [0, 0]
-        live: tuple[list[int], list[int]] = ([], [])
-        after = (deals[0] - 1 if now else 0, pool[0] - 1 if pool is not None else 0)
-        for t in range(52):
-            w = loc[t]
-            if w == STUB:
-                if not now:
-                    continue
-                x = 0
-            elif pool is not None and pool[1][w]:
-                x = 1
-            else:
-                continue
-            c = ident[t]
-            if c < 0:
-                jokers[x] += 1
-            elif last[c] <= after[x]:
-                dead[x] += 1
-            else:
-                live[x].append(c)
-        if now and not self._fits(st, after[0], deals, jokers[0], dead[0], live[0], True):
-            return False
-        if pool is None:
-            return True
-        r = pool[0]
-        slack = self.pool_size[r] - jokers[1] - dead[1] - len(live[1])
-        return slack >= 0 and self._fits(
-            st, r - 1, self.segment[r], jokers[1] + slack, dead[1], live[1], False
-        )
-
-    def _pool_at(self, j: int) -> tuple[int, list[bool]] | None:
-        """The next step (after ``j``) before which the stub runs out, and per place
-        whether a card there after step ``j`` is surely in the pool then (None if the
-        stub does not run out again)."""
-        if j in self._pools:
-            return self._pools[j]
-        r = self.next_resh[j + 1]
-        res = None
-        if r < len(self.steps):
-            n = self.n
-            pool = [False] * (2 + 2 * n)
-            pool[OUT] = True
-            for k in range(n):
-                if self.pool_all:
-                    pool[2 + n + k] = True
-                    pool[2 + k] = self.hand_thrown[k][j + 1] < r
-                else:
-                    pool[2 + n + k] = self.table_out[k][j + 1] < r
-                    pool[2 + k] = self.hand_out[k][j + 1] < r
-            res = (r, pool)
-        self._pools[j] = res
-        return res
-
-    def _fits(
-        self,
-        st: _State,
-        after: int,
-        deals: list[int],
-        jokers: int,
-        dead: int,
-        live: list[int],
-        stub: bool,
-    ) -> bool:
-        """Whether the cards of a stub (``stub``: the one now, else the next, where the
-        jokers include placeholders for the cards not sure to be in the pool) can each
-        take one of the deals and burns ``deals`` (all of them, and every card if the stub
-        runs out after them), with the cards named as after step ``after``: a named card
-        (``live``) a step from which it can still get where the history names it next, a
-        card nobody names again (``dead``) no deal to a player who keeps it until he shows
-        his whole hand without it, the jokers and placeholders any (Hall's condition, by
-        matching)."""
-        seg = self._segments.get(deals[0])
-        if seg is None:
-            seg = self._segments[deals[0]] = self._segment_of(deals)
-        free, opened, named = seg
-        if not live and not named and len(opened) == len(free):
-            return len(free) - min(dead, len(free)) <= jokers
-        key = (after, deals[0], stub, jokers, dead, *live)
-        got = self._matched.get(key)
-        if got is None:
-            got = self._matched[key] = self._match(st, after, deals, seg, jokers, dead, live, stub)
-        return got
-
-    def _segment_of(self, deals: list[int]) -> tuple[list[int], list[int], list[int]]:
-        """The face-down deals and burns of ``deals``, those of them that may take a card
-        nobody names again (indices), and the cards the others deal."""
-        steps = self.steps
-        free = [d for d in deals if steps[d][0] == BURN or steps[d][3][0] is None]
-        opened = [x for x, d in enumerate(free) if not self.closed[d]]
-        named = [
-            c for d in deals if (c := steps[d][3][0] if steps[d][0] == DEAL else None) is not None
-        ]
-        return free, opened, named
-
-    def _match(
-        self,
-        st: _State,
-        after: int,
-        deals: list[int],
-        seg: tuple[list[int], list[int], list[int]],
-        jokers: int,
-        dead: int,
-        live: list[int],
-        stub: bool,
-    ) -> bool:
-        steps = self.steps
-        free, opened, named_deals = seg
-        here = set(live)
-        for c in named_deals:
-            if c not in here:
-                if stub and st.tok[c] >= 0:
-                    return False  # named, and elsewhere
-                jokers -= 1  # one of the jokers (or placeholders) is this card
-        if jokers < 0:
-            return False
-        # the steps each card can take (the named cards first)
-        wants: list[list[int]] = []
-        for c in live:
-            x = bisect_right(self.req_steps[c], after)
-            at, kind, _p = self.req[c][x]
-            if kind == "deal" and at in deals:
-                continue  # dealt there
-            allowed = self._allowed(c, x)
-            ok = []
-            for y, d in enumerate(free):
-                if d >= at:
-                    break
-                dest = OUT if steps[d][0] == BURN else 2 + steps[d][1]
-                if allowed[d + 1] >> dest & 1:
-                    ok.append(y)
-            if not ok:
-                return False
-            wants.append(ok)
-        named = len(wants)
-        wants.extend([opened] * dead)
-        owner = [-1] * len(free)
-        matched = 0
-        for v in range(len(wants)):
-            if _augment(v, wants, owner, [False] * len(free)):
-                matched += 1
-            elif v < named:
-                return False  # a named card must leave the stub by a deal
-        return len(free) - matched <= jokers
+        self._matched: dict[tuple[Any, ...], bool] = {}
+        self._stub_plans: dict[int, Any] = {}
+        self._options: dict[tuple[int, int, int, int], list[int]] = {}
 
     def _allowed(self, c: int, x: int) -> list[int]:
         """For requirement ``x`` of card ``c``: per step ``j`` up to it, the places (bits of
@@ -715,12 +572,11 @@ class Solver:
 
     def solve(self) -> Plan:
         """Every card of the history. A short search without the dearest checks (the
-        matching of the stubs' cards to their deals: :meth:`_stub_fits`,
-        :meth:`_stub_deals_fit`; of the cards a player shows to the deals to him:
-        :meth:`_shown_dealt`) comes first: most histories need no more. Then, under
-        "pokerstars", two orders of the choices share the rest of the bound: the order
-        does not change what a search that runs out of choices proves, only how soon a
-        search finds cards that fit."""
+        matchings of the stubs' cards to their deals, :meth:`_stubs_fit`, and of the
+        cards a player shows to the deals to him, :meth:`_shown_dealt`) comes first:
+        most histories need no more. Then, under "pokerstars", two orders of the
+        choices share the rest of the bound: the order does not change what a search
+        that runs out of choices proves, only how soon a search finds cards that fit."""
         quick = min(QUICK_NODES, MAX_NODES // 2)
         try:
             return self._search(quick)
@@ -755,9 +611,11 @@ class Solver:
         root = self._root()
         steps = self.steps
         nodes = 0
-        cost = 1
+        cost = MATCHING_COST if self.matching else 1
         if self.pokerstars:
-            cost = POKERSTARS_COST if self.fixed is None else FIXED_COST
+            cost = POKERSTARS_COST
+            if self.fixed is not None:
+                cost = MATCHING_FIXED_COST if self.matching else FIXED_COST
         failed: set[tuple[int, ...]] = set()
         self.deepest = (-1, "")
         if not steps:
@@ -933,12 +791,11 @@ class Solver:
         if self.fixed is not None and not self._spares_fit(st, j):
             self._fail(j, f"{self._where(j)}the cards nobody shows cannot all be let go")
             return False
-        if self.matching and not self.pokerstars and not self._stub_fits(st, j):
-            self._fail(
-                j, f"{self._where(j)}the stub cannot hold the cards the history deals from it"
-            )
-            return False
-        if self.matching and self.fixed is not None and not self._stub_deals_fit(st, j):
+        if (
+            self.matching
+            and (self.fixed is not None or not self.pokerstars)
+            and not self._stubs_fit(st, j)
+        ):
             self._fail(
                 j, f"{self._where(j)}the stub cannot hold the cards the history deals from it"
             )
@@ -1090,13 +947,13 @@ class Solver:
         threw = [0] * n
         #: per player, the deal steps where the stub may hold nothing but cards he threw
         #: (with nothing out of play: he is dealt one of them)
-        self.own_ok: list[list[int]] = [[] for _ in range(n)]
+        self.own_ok = [[] for _ in range(n)]
         #: the deal and burn steps that take the last card of the stub
         self.last_card: set[int] = set()
         #: per step where a new stub forms, the cards left in the old one, and the size
         #: of the new one
-        self.left: dict[int, int] = {}
-        self.new_size: dict[int, int] = {}
+        self.left = {}
+        self.new_size = {}
         for d, (kind, k, _i, cards, x) in enumerate(steps):
             if kind in _MOVES:
                 out += _count_move(kind, k, cards, hand, table)
@@ -1131,16 +988,6 @@ class Solver:
                     hand[k] += 1
         if unfit or not used >= set(stubs):
             self.fixed = None  # a recorded new stub the counts do not allow: not used
-        self.own_set = [set(row) for row in self.own_ok]
-        self.deal_steps = [d for d, step in enumerate(steps) if step[0] in (DEAL, BURN)]
-        self.discard_steps = [d for d, step in enumerate(steps) if step[0] == DISCARD]
-        #: per player, the deals to him
-        self.deals_to: list[list[int]] = [[] for _ in range(n)]
-        for d, step in enumerate(steps):
-            if step[0] == DEAL:
-                self.deals_to[step[1]].append(d)
-        self.closed = self._closed_deals()
-        self._ps_matched: dict[tuple[Any, ...], bool] = {}
         #: the cards left in the stub when the hand ends
         self.stub_end = stub
         self._out_rows()
@@ -1448,58 +1295,32 @@ class Solver:
             kept = max(kept, count - (free - barred))
         return max(0, kept)
 
-    def _stub_deals_fit(self, st: _State, j: int) -> bool:
-        """Under "pokerstars" with the new stubs recorded: the cards in the stub now are
-        the cards the deals and burns take until the next new stub forms and the cards
-        left in it then (as many as the counts say); with the cards out of play then,
-        those left are the cards of the new stub, which the deals take until the one
-        after it forms, or are left in it then; and so on to the end of the hand. Of the
-        cards joining each new stub, those sure to join it are known (out of play now,
-        on a table whose player is served before then, in a hand whose holder surely
-        lets go of them at a known discard or fold); the rest are placeholders, those
-        thrown at a discard never dealt back to the player who threw them (unless the
-        stub may hold only his own discards then). There is a way to give each card one
-        of those places (Hall's condition, by matching: :meth:`_places`)."""
-        size = len(self.steps)
-        ends = [self.next_g[j + 1]]
-        while ends[-1] < size:
-            ends.append(self.next_g[ends[-1] + 1])
+    def _stubs_fit(self, st: _State, j: int) -> bool:
+        """Where the new stubs form is known (the default rule and "pokerkit": where the
+        stub runs out; "pokerstars": as recorded): the cards in the stub now are the
+        cards the deals and burns take until the next new stub forms and the cards left
+        in it then (as many as the counts say: none where it runs out); with the pool
+        then, those left are the cards of the new stub, which the deals take until the
+        one after it forms, or are left in it then; and so on to the end of the hand. Of
+        the cards joining each new stub, those sure to join it are known (out of play
+        now, on a table that joins the pool then, in a hand whose holder surely lets go
+        of them at a known discard or fold); the unknown cards a player throws at his
+        next discard are some of his cards now; the rest are placeholders (under
+        "pokerstars", those thrown at a discard never dealt back to the player who threw
+        them unless the stub may hold only his own discards then). There is a way to
+        give each card one of those places (Hall's condition, by matching:
+        :meth:`_places`)."""
+        plan = self._stub_plans.get(j)
+        if plan is None:
+            plan = self._stub_plans[j] = self._stub_plan(j)
+        ends, joins, hands, whole, choose = plan
         loc = st.loc
         ident = st.ident
         mask = st.mask
         last = self.last_req
         n = self.n
-        next_g = self.next_g
-        # per place: the new stub (index in ``ends``, plus 1) the cards there surely
-        # join (0: not known); in a hand: for a card nobody names again, for a named
-        # card, for a joker (which a discard naming cards may name too)
-        joins: list[int] = [0] * (2 + 2 * n)
-        joins[OUT] = 1
-        hands: list[tuple[int, int, int]] = []
-        whole: list[int] = []
-        for k in range(n):
-            served = self.table_out[k][j + 1]
-            if served < size:
-                joins[2 + n + k] = self._segment_at(ends, next_g[served + 1])
-            gone = self._hand_gone(k, j)
-            at = self.hand_thrown[k][j + 1]
-            whole.append(at if at < size and self.steps[at][0] == DISCARD else -1)
-            e = self._segment_at(ends, next_g[gone + 1]) if gone < size else 0
-            sure = self.next_discard[j + 1][k][0] >= at
-            hands.append((e, gone, e if sure else 0))
-        # a player's next discard of unknown cards, if it throws some of his cards now
-        # (nobody deals him a card before then): it throws the unknown cards from them
-        choose: list[tuple[int, int, int]] = []  # (discard, stub the cards join, how many)
-        for k in range(n):
-            d = self.next_discard[j + 1][k][0]
-            if d < size and d != whole[k] and not self._between(self.deals_to[k], j, d):
-                m = self.steps[d][3].count(None)
-                served = self.table_out[k][d]
-                e = self._segment_at(ends, next_g[served + 1]) if served < size else 0
-                if m and 0 < e < len(ends):
-                    choose.append((d, e, m))
-                    continue
-            choose.append((-1, 0, 0))
+        # under "pokerstars", who threw a card matters
+        bits = [1 << k if self.pokerstars else 0 for k in range(n)]
         toks: list[tuple[int, int, int]] = []  # (segment, card or -1/-2, mask)
         optional: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
         counts = [0] * (len(ends) + 1)
@@ -1520,9 +1341,8 @@ class Solver:
                     nxt = self.req_steps[c][bisect_right(self.req_steps[c], j)]
                     kind, _k, _i, cards, _x = self.steps[nxt]
                     if nxt < gone and kind == DISCARD and c in cards:
-                        # his discard names it: it joins the stub after he is served
-                        served = self.table_out[k][nxt]
-                        e = self._segment_at(ends, next_g[served + 1]) if served < size else 0
+                        # his discard names it: it joins the pool from there
+                        e = self._segment_at(ends, self._join(k, nxt))
                         at = nxt
                     elif nxt < gone:
                         e = 0  # named before then: it may leave his hand there
@@ -1531,12 +1351,12 @@ class Solver:
                     # one he may throw at his next discard
                     start = ends[e_d - 1] - 1
                     c = -2 if c >= 0 and last[c] <= start else c
-                    optional[k].append((e_d, c, (mk | 1 << k) & self.drawing[start + 1]))
+                    optional[k].append((e_d, c, (mk | bits[k]) & self.drawing[start + 1]))
                     continue
                 if e == 0:
                     continue
                 if at >= 0:
-                    mk |= 1 << k
+                    mk |= bits[k]
                     leave[at] = leave.get(at, 0) + 1
             else:
                 e = joins[w]
@@ -1558,8 +1378,7 @@ class Solver:
         chosen: list[tuple[int, int, list[tuple[int, int, int]]]] = []  # (player, throws, cards)
         for d in self._discards_from(j + 1, ends[-1]):
             k = self.steps[d][1]
-            served = self.table_out[k][d]
-            e = self._segment_at(ends, next_g[served + 1]) if served < size else 0
+            e = self._segment_at(ends, self._join(k, d))
             thrown = len(self.steps[d][3]) - leave.get(d, 0)
             if choose[k][0] == d and len(optional[k]) >= choose[k][2]:
                 # the unknown cards he throws are some of his cards now
@@ -1569,16 +1388,75 @@ class Solver:
                 chosen.append((k, m, sorted(optional[k])))
                 thrown -= m
                 slack[e] -= m
-            m = min(thrown, slack[e]) if 0 < e < len(ends) else 0
+            m = min(thrown, slack[e]) if 0 < e < len(ends) and self.pokerstars else 0
             if m > 0:
                 held.append((e, k, m))
                 slack[e] -= m
         toks.sort()
         key = (j, *slack, *held, *toks, *((k, m, *cards) for k, m, cards in chosen))
-        got = self._ps_matched.get(key)
+        got = self._matched.get(key)
         if got is None:
-            got = self._ps_matched[key] = self._ps_match(st, j, ends, toks, slack, held, chosen)
+            got = self._matched[key] = self._match_stubs(st, j, ends, toks, slack, held, chosen)
         return got
+
+    def _stub_plan(
+        self, j: int
+    ) -> tuple[
+        list[int], list[int], list[tuple[int, int, int]], list[int], list[tuple[int, int, int]]
+    ]:
+        """What :meth:`_stubs_fit` knows after step ``j`` whatever the position: the steps
+        where the next new stubs form (the number of steps last); per place, the new stub
+        (index in them, plus 1) the cards there surely join (0: not known); per player,
+        for the cards in his hand (a card nobody names again, then the step he surely
+        lets go of them, then for a joker, which a discard naming cards may name too),
+        his discard that throws his whole hand (-1: none), and his next discard of
+        unknown cards if it throws some of his cards now (nobody deals him a card before
+        then): (the step, the stub they join, how many; -1 if none)."""
+        size = len(self.steps)
+        n = self.n
+        next_g = self.next_g
+        ends = [next_g[j + 1]]
+        while ends[-1] < size:
+            ends.append(next_g[ends[-1] + 1])
+        joins = [0] * (2 + 2 * n)
+        joins[OUT] = 1
+        hands: list[tuple[int, int, int]] = []
+        whole: list[int] = []
+        for k in range(n):
+            if self.pool_all:
+                joins[2 + n + k] = 1  # the pool takes the tables too
+            else:
+                served = self.table_out[k][j + 1]
+                if served < size:
+                    joins[2 + n + k] = self._segment_at(ends, next_g[served + 1])
+            gone = self._hand_gone(k, j)
+            at = self.hand_thrown[k][j + 1]
+            by_discard = at < size and self.steps[at][0] == DISCARD
+            whole.append(at if by_discard else -1)
+            e = 0
+            if gone < size:
+                e = self._segment_at(ends, self._join(k, at) if by_discard else next_g[gone + 1])
+            sure = self.next_discard[j + 1][k][0] >= at
+            hands.append((e, gone, e if sure else 0))
+        choose: list[tuple[int, int, int]] = []
+        for k in range(n):
+            d = self.next_discard[j + 1][k][0]
+            if d < size and d != whole[k] and not self._between(self.deals_to[k], j, d):
+                m = self.steps[d][3].count(None)
+                e = self._segment_at(ends, self._join(k, d))
+                if m and 0 < e < len(ends):
+                    choose.append((d, e, m))
+                    continue
+            choose.append((-1, 0, 0))
+        return ends, joins, hands, whole, choose
+
+    def _join(self, k: int, d: int) -> int:
+        """The step where the cards p(k+1) throws at discard step ``d`` join a new stub
+        (the number of steps if none forms after)."""
+        if self.pool_all:
+            return self.next_g[d + 1]  # from his table
+        served = self.table_out[k][d]
+        return self.next_g[served + 1] if served < len(self.steps) else served
 
     @staticmethod
     def _segment_at(ends: list[int], g: int) -> int:
@@ -1599,7 +1477,7 @@ class Solver:
         steps = self.discard_steps
         return steps[bisect_left(steps, start) : bisect_left(steps, end)]
 
-    def _ps_match(
+    def _match_stubs(
         self,
         st: _State,
         j: int,
@@ -1657,9 +1535,7 @@ class Solver:
         real = firsts[-1] + self.stub_end
         for e in range(1, len(ends)):
             wants.extend([list(range(firsts[e], real))] * slack[e])
-        owner = [-1] * places
-        order = sorted(range(len(wants)), key=lambda v: len(wants[v]))
-        return all(_augment(v, wants, owner, [False] * places) for v in order)
+        return _matches_all(wants, places)
 
     def _places(
         self,
@@ -1670,7 +1546,23 @@ class Solver:
         segs: list[list[int]],
         firsts: list[int],
     ) -> list[int]:
-        """The places (:meth:`_ps_match`) a card can take, in the stub from stub
+        """:meth:`_find_places`, kept per step and card: the same for every position."""
+        key = (j, *cls)
+        got = self._options.get(key)
+        if got is None:
+            got = self._options[key] = self._find_places(st, cls, j, ends, segs, firsts)
+        return got
+
+    def _find_places(
+        self,
+        st: _State,
+        cls: tuple[int, int, int],
+        j: int,
+        ends: list[int],
+        segs: list[list[int]],
+        firsts: list[int],
+    ) -> list[int]:
+        """The places (:meth:`_match_stubs`) a card can take, in the stub from stub
         ``cls[0]`` on (``cls``: also the card, -1 a joker, -2 a card nobody names again;
         the players dealt later who threw it): a deal or burn - never a deal to a player
         who threw it unless the stub may hold only his own discards then, for a named
@@ -2247,6 +2139,26 @@ class Solver:
                 others = iter([c for c in cs if c not in named])
                 plan.thrown[i] = [c if c is not None else next(others) for c in cards]
         return plan
+
+
+def _matches_all(wants: list[list[int]], places: int) -> bool:
+    """Whether every item can have a place of its own among those it wants (``wants``:
+    per item; items wanting the very same list are alike): a greedy choice, the items
+    with the fewest places first, then Kuhn's augmenting paths for those left over."""
+    owner = [-1] * places
+    cursor: dict[int, int] = {}  # per list of places: where the alike items stopped
+    left: list[int] = []
+    for v in sorted(range(len(wants)), key=lambda v: len(wants[v])):
+        ok = wants[v]
+        x = cursor.get(id(ok), 0)
+        while x < len(ok) and owner[ok[x]] >= 0:
+            x += 1
+        cursor[id(ok)] = x
+        if x < len(ok):
+            owner[ok[x]] = v
+        else:
+            left.append(v)
+    return all(_augment(v, wants, owner, [False] * places) for v in left)
 
 
 def _augment(v: int, wants: list[list[int]], owner: list[int], seen: list[bool]) -> bool:
