@@ -72,7 +72,7 @@ FIXED_COST = 2
 #: The cost of a position with the matchings of the stubs' cards to their deals (after
 #: :data:`QUICK_NODES`): where the stub runs out by the counts, and under "pokerstars"
 #: following the record (which matches every stub to the end of the hand).
-MATCHING_COST = 3
+MATCHING_COST = 2
 MATCHING_FIXED_COST = 16
 
 STUB = 0
@@ -175,6 +175,8 @@ def recorded_stubs(acts: list[Act]) -> dict[int, int]:
 
 #: the steps that move cards between a hand, the table and the cards out of play
 _MOVES = (FOLD, DISCARD, SERVED)
+#: the steps that choose nothing: the matchings are left to the next step that does
+_FORCED = (FOLD, SERVED)
 
 
 def _count_move(kind: str, k: int, cards: Any, hand: list[int], table: list[int]) -> int:
@@ -475,6 +477,8 @@ class Solver:
         self.closed = self._closed_deals()
         self._matched: dict[tuple[Any, ...], bool] = {}
         self._stub_plans: dict[int, Any] = {}
+        #: per player, his bit in the players who threw a card ("pokerstars"; else 0)
+        self.bits = [1 << k if self.pokerstars else 0 for k in range(n)]
         self._options: dict[tuple[int, int, int, int], list[int]] = {}
 
     def _allowed(self, c: int, x: int) -> list[int]:
@@ -794,6 +798,7 @@ class Solver:
         if (
             self.matching
             and (self.fixed is not None or not self.pokerstars)
+            and self.steps[j][0] not in _FORCED
             and not self._stubs_fit(st, j)
         ):
             self._fail(
@@ -1313,22 +1318,21 @@ class Solver:
         plan = self._stub_plans.get(j)
         if plan is None:
             plan = self._stub_plans[j] = self._stub_plan(j)
-        ends, joins, hands, whole, choose = plan
+        ends, joins, hands, whole, choose, draws, bases, discards = plan
         loc = st.loc
         ident = st.ident
         mask = st.mask
         last = self.last_req
         n = self.n
-        # under "pokerstars", who threw a card matters
-        bits = [1 << k if self.pokerstars else 0 for k in range(n)]
+        steps = self.steps
+        stubs = len(ends)
         toks: list[tuple[int, int, int]] = []  # (segment, card or -1/-2, mask)
         optional: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
-        counts = [0] * (len(ends) + 1)
+        counts = [0] * (stubs + 1)
         leave: dict[int, int] = {}  # per discard: the cards counted here that it throws
         for t in range(52):
             w = loc[t]
             c = ident[t]
-            mk = mask[t]
             if w == STUB:
                 e = 0
             elif 2 <= w < 2 + n:
@@ -1339,47 +1343,47 @@ class Solver:
                     e = e_joker
                 elif last[c] > j:
                     nxt = self.req_steps[c][bisect_right(self.req_steps[c], j)]
-                    kind, _k, _i, cards, _x = self.steps[nxt]
-                    if nxt < gone and kind == DISCARD and c in cards:
-                        # his discard names it: it joins the pool from there
-                        e = self._segment_at(ends, self._join(k, nxt))
-                        at = nxt
-                    elif nxt < gone:
+                    if nxt < gone:
                         e = 0  # named before then: it may leave his hand there
-                d, e_d, _m = choose[k]
-                if e == 0 and d >= 0 and c not in self.steps[d][3]:
-                    # one he may throw at his next discard
-                    start = ends[e_d - 1] - 1
-                    c = -2 if c >= 0 and last[c] <= start else c
-                    optional[k].append((e_d, c, (mk | bits[k]) & self.drawing[start + 1]))
-                    continue
+                        if steps[nxt][0] == DISCARD and c in steps[nxt][3]:
+                            # his discard names it: it joins the pool from there
+                            e = self._segment_at(ends, self._join(k, nxt))
+                            at = nxt
                 if e == 0:
+                    d, e_d, _m = choose[k]
+                    if d >= 0 and c not in steps[d][3]:
+                        # one he may throw at his next discard
+                        c = -2 if c >= 0 and last[c] < ends[e_d - 1] else c
+                        optional[k].append((e_d, c, (mask[t] | self.bits[k]) & draws[e_d]))
                     continue
+                if e >= stubs:
+                    continue  # it joins no stub (the hand ends first)
                 if at >= 0:
-                    mk |= bits[k]
                     leave[at] = leave.get(at, 0) + 1
+                    toks.append(
+                        (
+                            e,
+                            -2 if c >= 0 and last[c] < ends[e - 1] else c,
+                            (mask[t] | self.bits[k]) & draws[e],
+                        )
+                    )
+                    counts[e] += 1
+                    continue
             else:
                 e = joins[w]
-                if e == 0:
-                    continue  # not known where it joins
-            if e >= len(ends):
-                continue  # it joins no stub (the hand ends first)
+                if e == 0 or e >= stubs:
+                    continue  # not known where it joins, or no stub it joins
             start = j if e == 0 else ends[e - 1] - 1
-            toks.append((e, -2 if c >= 0 and last[c] <= start else c, mk & self.drawing[start + 1]))
+            toks.append((e, -2 if c >= 0 and last[c] <= start else c, mask[t] & draws[e]))
             counts[e] += 1
         # the placeholders per stub: first those thrown at the discards before it forms
         held: list[tuple[int, int, int]] = []  # (stub, player who threw it, how many)
-        slack = [0] * len(ends)
-        for e in range(1, len(ends)):
-            g = ends[e - 1]
-            slack[e] = self.new_size[g] - self.left[g] - counts[e]
-            if slack[e] < 0:
-                return False
+        slack = [0, *(bases[e] - counts[e] for e in range(1, stubs))]
+        if min(slack) < 0:
+            return False
         chosen: list[tuple[int, int, list[tuple[int, int, int]]]] = []  # (player, throws, cards)
-        for d in self._discards_from(j + 1, ends[-1]):
-            k = self.steps[d][1]
-            e = self._segment_at(ends, self._join(k, d))
-            thrown = len(self.steps[d][3]) - leave.get(d, 0)
+        for d, k, e, size in discards:
+            thrown = size - leave.get(d, 0)
             if choose[k][0] == d and len(optional[k]) >= choose[k][2]:
                 # the unknown cards he throws are some of his cards now
                 m = choose[k][2]
@@ -1388,7 +1392,7 @@ class Solver:
                 chosen.append((k, m, sorted(optional[k])))
                 thrown -= m
                 slack[e] -= m
-            m = min(thrown, slack[e]) if 0 < e < len(ends) and self.pokerstars else 0
+            m = min(thrown, slack[e]) if self.pokerstars else 0
             if m > 0:
                 held.append((e, k, m))
                 slack[e] -= m
@@ -1399,11 +1403,7 @@ class Solver:
             got = self._matched[key] = self._match_stubs(st, j, ends, toks, slack, held, chosen)
         return got
 
-    def _stub_plan(
-        self, j: int
-    ) -> tuple[
-        list[int], list[int], list[tuple[int, int, int]], list[int], list[tuple[int, int, int]]
-    ]:
+    def _stub_plan(self, j: int) -> tuple[Any, ...]:
         """What :meth:`_stubs_fit` knows after step ``j`` whatever the position: the steps
         where the next new stubs form (the number of steps last); per place, the new stub
         (index in them, plus 1) the cards there surely join (0: not known); per player,
@@ -1411,7 +1411,9 @@ class Solver:
         lets go of them, then for a joker, which a discard naming cards may name too),
         his discard that throws his whole hand (-1: none), and his next discard of
         unknown cards if it throws some of his cards now (nobody deals him a card before
-        then): (the step, the stub they join, how many; -1 if none)."""
+        then): (the step, the stub they join, how many; -1 if none); per stub, the
+        players dealt from its start on and how many cards join it; the discards whose
+        cards join a stub."""
         size = len(self.steps)
         n = self.n
         next_g = self.next_g
@@ -1448,7 +1450,18 @@ class Solver:
                     choose.append((d, e, m))
                     continue
             choose.append((-1, 0, 0))
-        return ends, joins, hands, whole, choose
+        # per stub: the players dealt from its start on (who threw a card matters only
+        # to them), and how many cards join it
+        draws = [self.drawing[j + 1], *(self.drawing[g] for g in ends[:-1])]
+        bases = [0, *(self.new_size[g] - self.left[g] for g in ends[:-1])]
+        # the discards whose cards join a stub: (step, player, stub, how many cards)
+        discards: list[tuple[int, int, int, int]] = []
+        for d in self._discards_from(j + 1, ends[-1]):
+            k = self.steps[d][1]
+            e = self._segment_at(ends, self._join(k, d))
+            if 0 < e < len(ends):
+                discards.append((d, k, e, len(self.steps[d][3])))
+        return ends, joins, hands, whole, choose, draws, bases, discards
 
     def _join(self, k: int, d: int) -> int:
         """The step where the cards p(k+1) throws at discard step ``d`` join a new stub
@@ -1546,22 +1559,6 @@ class Solver:
         segs: list[list[int]],
         firsts: list[int],
     ) -> list[int]:
-        """:meth:`_find_places`, kept per step and card: the same for every position."""
-        key = (j, *cls)
-        got = self._options.get(key)
-        if got is None:
-            got = self._options[key] = self._find_places(st, cls, j, ends, segs, firsts)
-        return got
-
-    def _find_places(
-        self,
-        st: _State,
-        cls: tuple[int, int, int],
-        j: int,
-        ends: list[int],
-        segs: list[list[int]],
-        firsts: list[int],
-    ) -> list[int]:
         """The places (:meth:`_match_stubs`) a card can take, in the stub from stub
         ``cls[0]`` on (``cls``: also the card, -1 a joker, -2 a card nobody names again;
         the players dealt later who threw it): a deal or burn - never a deal to a player
@@ -1570,7 +1567,13 @@ class Solver:
         card nobody names again none to a player who keeps it until he shows his whole
         hand without it - or, left in the stub where the next new stub forms (where the
         stub holds only a player's own discards, only one he threw; a named card only if
-        it can be in the stub then), the places of the new stub."""
+        it can be in the stub then), the places of the new stub. Kept per step and card:
+        the same for every position."""
+        key = (j, *cls)
+        ok = self._options.get(key)
+        if ok is not None:
+            return ok
+        ok = self._options[key] = []
         steps = self.steps
         size = len(steps)
         e, c, mk = cls
@@ -1580,7 +1583,6 @@ class Solver:
             x = bisect_right(self.req_steps[c], j if e == 0 else ends[e - 1] - 1)
             at = self.req[c][x][0]
             allowed = self._allowed(c, x)
-        ok: list[int] = []
         while True:
             for y, d in enumerate(segs[e]):
                 kind, k, _i, cards, _x = steps[d]
