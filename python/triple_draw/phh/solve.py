@@ -216,8 +216,7 @@ class Solver:
         self.pokerstars = pokerstars
         self.pool_all = pool_all
         #: the order of the choices: a card a player shows later is rather kept in the
-        #: stub than sent through a hand that throws it (the second order tried under
-        #: "pokerstars", whose new stubs keep what is left of the old one)
+        #: stub than sent through a hand that throws it (the second order tried)
         self.keep_in_stub = False
         #: whether the search makes its dearest checks, the matchings of cards to deals
         #: (after a short search without them: :meth:`solve`)
@@ -578,17 +577,15 @@ class Solver:
         """Every card of the history. A short search without the dearest checks (the
         matchings of the stubs' cards to their deals, :meth:`_stubs_fit`, and of the
         cards a player shows to the deals to him, :meth:`_shown_dealt`) comes first:
-        most histories need no more. Then, under "pokerstars", two orders of the
-        choices share the rest of the bound: the order does not change what a search
-        that runs out of choices proves, only how soon a search finds cards that fit."""
+        most histories need no more. Then two orders of the choices share the rest of
+        the bound (:attr:`keep_in_stub`): the order does not change what a search that
+        runs out of choices proves, only how soon a search finds cards that fit."""
         quick = min(QUICK_NODES, MAX_NODES // 2)
         try:
             return self._search(quick)
         except Unsolved:
             self._prepare_matching()
         rest = MAX_NODES - quick
-        if not self.pokerstars:
-            return self._search(rest)
         try:
             return self._search(rest // 2)
         except Unsolved:
@@ -1935,8 +1932,8 @@ class Solver:
                 if kind == "hold" and p == k:
                     rank = 0
                 elif kind == "hold":
-                    # through a hand that throws it; "pokerstars" rather keeps it in the
-                    # stub (its new stubs keep the rest of the old one)
+                    # through a hand that throws it; the second order rather keeps it
+                    # in the stub
                     rank = 1 if k >= 0 and self._between(self.exits[k], j, at) else 4
                     if self.keep_in_stub:
                         rank = 3
