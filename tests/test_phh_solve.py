@@ -469,3 +469,20 @@ def test_every_check_keeps_the_real_cards_of_these_views(
     text = phh.dumps(h, viewer=viewer)
     walk_the_truth(h, text, _solver(text))
     walk_the_truth(h, text, _solver(re.sub(r" # new stub of \d+ cards", "", text)))
+
+
+def test_a_refusal_names_the_rule_of_the_history(monkeypatch) -> None:
+    # the quick choice, short of cards for its slots under "pokerkit", said that "the
+    # pokerstars reshuffle never gives a player his own discards"; with the search
+    # giving up at once, that was the reason given for refusing this view
+    from triple_draw.phh import read
+
+    monkeypatch.setattr(read, "_search", lambda *args, **kwargs: None)
+    monkeypatch.setattr(read, "MAX_ATTEMPTS", 3)
+    rules = Rules(
+        max_players=8, reshuffle="pokerkit", draw_procedure="declare-then-deal", burn_cards=True
+    )
+    text = phh.dumps(draw_heavy_hand(rules, 8, 20), viewer=2)
+    with pytest.raises(HistoryError, match="in two places") as refused:
+        phh.loads(text, seed=20)
+    assert "pokerstars" not in str(refused.value)

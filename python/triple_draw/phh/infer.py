@@ -437,6 +437,11 @@ class Cards:
                 taken.add(pick)
                 continue
             if not match(s, set()):
+                if not self.timing.pokerstars:  # too few cards are left for the slots
+                    raise Bad(
+                        "the unknown cards of this history cannot be dealt without a card "
+                        "being in two places"
+                    )
                 raise Bad(
                     f"p{s.player + 1} cannot be dealt a card he has not thrown before "
                     '(the "pokerstars" reshuffle never gives a player his own discards)'
