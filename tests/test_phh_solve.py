@@ -113,6 +113,15 @@ def test_the_search_proves_an_impossible_view_without_guessing(monkeypatch) -> N
     assert len(calls) == 1  # the first choice, then the search's proof
 
 
+def _heavy_view(
+    reshuffle: str, procedure: str, n: int, seed: int, burns: bool, viewer: int
+) -> tuple[Hand, str]:
+    """The heavy-drawing hand of ``seed`` under these rules, and one seat's view of it."""
+    rules = Rules(max_players=8, reshuffle=reshuffle, draw_procedure=procedure, burn_cards=burns)
+    h = draw_heavy_hand(rules, n, seed)
+    return h, phh.dumps(h, viewer=viewer)
+
+
 def _solver(text: str) -> solve.Solver:
     from triple_draw.game import core
     from triple_draw.phh import read
@@ -197,9 +206,7 @@ def test_the_search_following_the_record_finds_cards_that_fit(
     # names again is never dealt to a player who threw it, and where a new stub forms
     # early the others are dealt before then; checked before a choice is kept, the
     # search finds cards within a quarter of its bound (and refuses none of them)
-    rules = Rules(max_players=8, reshuffle="pokerstars", draw_procedure=procedure, burn_cards=burns)
-    h = draw_heavy_hand(rules, n, seed)
-    text = phh.dumps(h, viewer=viewer)
+    h, text = _heavy_view("pokerstars", procedure, n, seed, burns, viewer)
     solver = _solver(text)
     assert solver.fixed is not None
     plan = solver.solve()
@@ -409,9 +416,8 @@ def test_the_new_stubs_reckoned_without_the_record_count_later_discards(procedur
     # the new one in the third draw may be only p4's own discards - thrown after the
     # first step - so a new stub may form early there. Counting only the discards made
     # so far, the search without the record refused the real cards at the first step.
-    rules = Rules(max_players=8, reshuffle="pokerstars", draw_procedure=procedure, burn_cards=True)
-    h = draw_heavy_hand(rules, 6, 5)
-    text = re.sub(r" # new stub of \d+ cards", "", phh.dumps(h, viewer=1))
+    h, text = _heavy_view("pokerstars", procedure, 6, 5, True, 1)
+    text = re.sub(r" # new stub of \d+ cards", "", text)
     walk_the_truth(h, text, _solver(text))
 
 
@@ -440,9 +446,7 @@ def test_a_stub_holds_exactly_the_cards_dealt_from_it(
     # and the pool that forms the next one hold those very cards. The search checks the
     # matching of the stubs' cards to their deals, and found nothing within its bound
     # before (solve raised Unsolved).
-    rules = Rules(max_players=8, reshuffle="pokerkit", draw_procedure=procedure, burn_cards=burns)
-    h = draw_heavy_hand(rules, n, seed)
-    text = phh.dumps(h, viewer=viewer)
+    h, text = _heavy_view("pokerkit", procedure, n, seed, burns, viewer)
     assert _solver(text).solve().nodes <= solve.MAX_NODES
     back = phh.loads(text, seed=seed)
     assert back.stacks == h.stacks and back.hole_ids(viewer) == h.hole_ids(viewer)
