@@ -1330,6 +1330,7 @@ class Solver:
         for t in range(52):
             w = loc[t]
             c = ident[t]
+            mk = mask[t]
             if w == STUB:
                 e = 0
             elif 2 <= w < 2 + n:
@@ -1351,27 +1352,19 @@ class Solver:
                     if d >= 0 and c not in steps[d][3]:
                         # one he may throw at his next discard
                         c = -2 if c >= 0 and last[c] < ends[e_d - 1] else c
-                        optional[k].append((e_d, c, (mask[t] | self.bits[k]) & draws[e_d]))
+                        optional[k].append((e_d, c, (mk | self.bits[k]) & draws[e_d]))
                     continue
                 if e >= stubs:
                     continue  # it joins no stub (the hand ends first)
-                if at >= 0:
+                if at >= 0:  # he throws it
                     leave[at] = leave.get(at, 0) + 1
-                    toks.append(
-                        (
-                            e,
-                            -2 if c >= 0 and last[c] < ends[e - 1] else c,
-                            (mask[t] | self.bits[k]) & draws[e],
-                        )
-                    )
-                    counts[e] += 1
-                    continue
+                    mk |= self.bits[k]
             else:
                 e = joins[w]
                 if e == 0 or e >= stubs:
                     continue  # not known where it joins, or no stub it joins
             start = j if e == 0 else ends[e - 1] - 1
-            toks.append((e, -2 if c >= 0 and last[c] <= start else c, mask[t] & draws[e]))
+            toks.append((e, -2 if c >= 0 and last[c] <= start else c, mk & draws[e]))
             counts[e] += 1
         # the placeholders per stub: first those thrown at the discards before it forms
         held: list[tuple[int, int, int]] = []  # (stub, player who threw it, how many)
