@@ -44,6 +44,7 @@ from triple_draw.errors import (
     RulesError,
     SchemaError,
     TripleDrawError,
+    UnknownCardsError,
 )
 from triple_draw.game import (
     Action,
@@ -115,4 +116,5 @@ __all__ = [
     "RulesError",
     "SchemaError",
     "TripleDrawError",
+    "UnknownCardsError",
 ]

@@ -17,6 +17,7 @@ __all__ = [
     "RulesError",
     "IllegalActionError",
     "HistoryError",
+    "UnknownCardsError",
     "SchemaError",
     "AnalysisError",
     "ArgumentError",
@@ -55,6 +56,12 @@ class IllegalActionError(TripleDrawError, ValueError):
 
 class HistoryError(TripleDrawError, ValueError):
     """A malformed or illegal hand history (the line or action is named)."""
+
+
+class UnknownCardsError(TripleDrawError, ValueError):
+    """What a hand replayed from a record with unknown cards cannot do, since it would
+    need cards nobody saw: a state document, a card object of an unknown card, dealing
+    on at random (docs/engine.md: *Records with unknown cards*)."""
 
 
 class SchemaError(TripleDrawError, ValueError):

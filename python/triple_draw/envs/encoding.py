@@ -94,7 +94,7 @@ OBS_CHIPS = 197
 OBS_RAISES = 200
 OBS_PLAYERS = 201
 PER_PLAYER = 11
-_TEXT_ID = {t: i for i, t in enumerate(CARD_TEXT)}
+_TEXT_ID = {t: i for i, t in enumerate(CARD_TEXT[:52])}
 _PHASES = {"bet": 0, "draw": 1, "over": 2}
 
 #: _CARD_ONES[k][c]: the positions set by card id c as the k-th lowest card held

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from triple_draw.errors import CardError
 from triple_draw.game.actions import Action, discard_choices, make_action
+from triple_draw.game.cards import UNKNOWN
 from triple_draw.game.events import CALL, CHECK, FOLD, RAISE, ROUND_BEGINS
 from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.drawing import start_draw
-from triple_draw.game.phase import BET, MAY_RAISE
+from triple_draw.game.phase import BET, MAY_RAISE, SHOWDOWN
+from triple_draw.game.record import record_discard_choices
 from triple_draw.game.rules import UNCAPPED
 from triple_draw.game.showdown import finish
 from triple_draw.game.state import HandState
@@ -96,11 +99,16 @@ def legal_actions(st: HandState) -> Sequence[Action]:
     if st._phase:
         if s is None:  # over
             return []
+        if st._phase == SHOWDOWN:  # a record's: Hand.show / Hand.muck
+            return []
         d: Sequence[Action]
         try:  # the compiled core builds the sequence (not required of a core)
             d = st._core.discard_choices(st._hands[s])  # type: ignore[attr-defined]
         except AttributeError:  # a core without it (the reference): the game layer's own
-            d = discard_choices(st._hands[s])
+            held = st._hands[s]
+            d = record_discard_choices(held) if UNKNOWN in held else discard_choices(held)
+        except CardError:  # a record's seat holding unknown cards
+            d = record_discard_choices(st._hands[s])
         return d
     mine = st._bet[s]
     x = st._stacks[s]

@@ -11,13 +11,16 @@ from typing import Any
 
 from triple_draw.errors import CardError
 
-__all__ = ["CARD_TEXT", "card_text", "cards_text", "to_id", "to_ids", "to_maybe_ids"]
+__all__ = ["CARD_TEXT", "UNKNOWN", "card_text", "cards_text", "to_id", "to_ids", "to_maybe_ids"]
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
-#: CARD_TEXT[id] is the canonical text of card ``id``.
-CARD_TEXT = tuple(r + s for r in RANKS for s in SUITS)
-_TEXT_ID = {t: i for i, t in enumerate(CARD_TEXT)}
+#: The id of a card nobody has seen, in a hand replayed from a record (a placeholder: it
+#: is never evaluated, never dealt by identity, and says nothing of which card it is).
+UNKNOWN = 52
+#: CARD_TEXT[id] is the canonical text of card ``id`` (and ``CARD_TEXT[UNKNOWN]`` is ``??``).
+CARD_TEXT = (*(r + s for r in RANKS for s in SUITS), "??")
+_TEXT_ID = {t: i for i, t in enumerate(CARD_TEXT[:52])}
 
 
 def card_text(card_id: int) -> str:
@@ -88,3 +91,17 @@ def to_ids(cards: Any) -> list[int]:
     if None in ids:
         raise CardError(f"hidden card '??' not allowed here: {cards!r}")
     return ids  # type: ignore[return-value]
+
+
+def to_record_ids(cards: Any) -> list[int]:
+    """Cards of a hand replayed from a record: known ones as ids, ``??``/``None`` (and
+    :data:`UNKNOWN` itself) as :data:`UNKNOWN`."""
+    if cards is None or isinstance(cards, str):
+        return [UNKNOWN if c is None else c for c in to_maybe_ids(cards)]
+    if isinstance(cards, (bytes, dict)) or not hasattr(cards, "__iter__"):
+        raise CardError(f"not a sequence of cards: {cards!r}")
+    out = []
+    for c in cards:
+        cid = None if c is None or (type(c) is int and c == UNKNOWN) else to_id(c)
+        out.append(UNKNOWN if cid is None else cid)
+    return out

@@ -41,9 +41,10 @@ from typing import Any
 from triple_draw.errors import CardError, IllegalActionError
 from triple_draw.game.events import BURN, DISCARD, DRAW_BEGINS, RESHUFFLE
 from triple_draw.game.events import DRAW as DRAW_KIND
-from triple_draw.game.cards import CARD_TEXT, to_ids, to_maybe_ids
+from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids, to_maybe_ids, to_record_ids
 from triple_draw.game.events import LogEntry
-from triple_draw.game.phase import DRAW, OVER
+from triple_draw.game.phase import DRAW, OVER, SHOWDOWN
+from triple_draw.game.record import RecordStub, forget
 from triple_draw.game.state import Given, HandState
 
 __all__ = [
@@ -87,6 +88,10 @@ def discards_of(st: HandState, seat: int) -> tuple[int, ...]:
 def not_drawing(st: HandState) -> IllegalActionError:
     if st._phase == OVER:
         return IllegalActionError("cannot discard: the hand is over")
+    if st._phase == SHOWDOWN:
+        return IllegalActionError(
+            f"cannot discard: it is the showdown (seat {st._actor} shows or mucks)"
+        )
     return IllegalActionError(
         f"cannot discard: it is betting round {st._street + 1} (seat {st._actor} to act)"
     )
@@ -187,6 +192,7 @@ class Deal:
         "new",
         "out",
         "probe",
+        "record",
         "reshuffled",
         "serving",
         "table",
@@ -201,6 +207,9 @@ class Deal:
         self.log: list[LogEntry] = []
         self.probe: list[int] | None = None
         self.reshuffled = False
+        #: a hand replayed from a record: an unknown card dealt may be any card of the
+        #: stub, so the known cards in it become unknown (record.py)
+        self.record = type(deck) is RecordStub
         #: "pokerkit": the discards of seq still on the table, in serving order
         self.table: list[int] = []
         #: the index in seq from which the discards went into a reshuffle
@@ -223,6 +232,8 @@ class Deal:
         if self._stub is None:
             cid: int = self._deck.deal_ids(1)[0]
             return cid
+        if self.record:
+            forget(self._stub)
         return self._stub.pop(0)
 
     def take_top(self, m: int) -> list[int]:
@@ -230,6 +241,8 @@ class Deal:
         if self._stub is None:
             cards: list[int] = self._deck.deal_ids(m)
             return cards
+        if self.record:
+            forget(self._stub)
         cards = self._stub[:m]
         del self._stub[:m]
         return cards
@@ -285,6 +298,8 @@ def plan(
         mine = _NOBODY
         if pokerstars:
             mine = frozenset((*discards_of(st, j), *t))
+            if p.record:
+                mine -= _UNKNOWN_SET
             if k > p.stub_len() + len(p.held):
                 # the stub cannot cover him: it and every card out of play form a new one
                 _gather(p, j)
@@ -332,6 +347,9 @@ def plan(
                 p.stub.remove(cid)
             elif cid in p.held:
                 p.held.remove(cid)
+            elif p.record and UNKNOWN in p.stub and _loose(st, p, seq, q, cid, actor, keep):
+                # a card nobody is known to hold: one of the stub's unknown cards
+                p.stub.remove(UNKNOWN)
             else:
                 raise IllegalActionError(_why_not(st, p, seq, q, cid, actor, keep))
             new.append(cid)
@@ -370,7 +388,7 @@ def _burn(st: HandState, p: Deal, seq: list[Draw], card: int | None = None) -> N
         p.serving = 0
         _reshuffle_empty(p, seq[0][0] if seq else None)
     given = {c for _, _, g in seq if g is not None for c in g if c is not None}
-    if given:
+    if given and not p.record:  # (a record's burn card is unknown: any card of the stub)
         stub = p.stub
         cid = next((c for c in stub if c not in given), stub[0])
         stub.remove(cid)
@@ -404,6 +422,31 @@ def _gather(p: Deal, j: int) -> None:
     p.log.append((RESHUFFLE, j, p.stub_len() + len(p.held), None))
 
 
+_UNKNOWN_SET = frozenset((UNKNOWN,))
+
+
+def _loose(
+    st: HandState,
+    p: Deal,
+    seq: list[Draw],
+    q: int,
+    cid: int,
+    actor: int | None,
+    keep: list[int] | None,
+) -> bool:
+    """A record: whether known card ``cid``, given to the draw ``seq[q]``, has no known
+    place (it may then be one of the unknown cards of the stub)."""
+    if cid in p.out:
+        return False
+    for x in range(st._n):
+        if cid in (keep if x == actor and keep is not None else st._hands[x]):
+            return False
+    for k, (_j, t, g) in enumerate(seq):
+        if cid in t or (k != q and g is not None and cid in g):
+            return False
+    return not any(cid in new for _j, new in p.new)
+
+
 def _count_not_in(cards: list[int], mine: frozenset[int]) -> int:
     if not mine:
         return len(cards)
@@ -413,7 +456,7 @@ def _count_not_in(cards: list[int], mine: frozenset[int]) -> int:
 def _next_card(p: Deal, mine: frozenset[int]) -> int:
     """The card the deal gives next: the first stub card not in ``mine`` (then the first
     such withheld card); if there is none, the top card."""
-    if not mine and p.stub_len():
+    if (not mine or p.record) and p.stub_len():
         return p.top()
     for pile in (p.stub, p.held):
         for i, c in enumerate(pile):
@@ -579,22 +622,34 @@ def receivable(st: HandState, cards: Any, given: Any = ()) -> list[int]:
     return probe
 
 
-def checked_discard(s: int, held: list[int], cards: Any) -> tuple[list[int], list[int]]:
-    """The slow path of a discard: parse the cards and say exactly what is wrong."""
+def checked_discard(
+    s: int, held: list[int], cards: Any, record: bool = False
+) -> tuple[list[int], list[int]]:
+    """The slow path of a discard: parse the cards and say exactly what is wrong. In a
+    hand replayed from a record (``record``) an unknown card (``??``) stands for one of
+    the seat's unknown cards."""
     try:
-        ids = to_ids(cards)
+        ids = to_record_ids(cards) if record else to_ids(cards)
     except CardError as e:
         raise IllegalActionError(f"bad discard: {e}") from None
     for cid in ids:
         if cid not in held:
-            raise IllegalActionError(
-                f"seat {s} cannot discard {CARD_TEXT[cid]}: he does not hold it"
-            )
+            what = "an unknown card" if cid == UNKNOWN else CARD_TEXT[cid]
+            raise IllegalActionError(f"seat {s} cannot discard {what}: he does not hold it")
     if len(ids) > 5:
         raise IllegalActionError(f"seat {s} cannot discard {len(ids)} cards: at most five")
-    if len(set(ids)) != len(ids):
-        raise IllegalActionError(f"seat {s} cannot discard the same card twice: {_text(ids)}")
-    return ids, [cid for cid in held if cid not in ids]
+    keep = list(held)
+    for cid in ids:
+        if cid in keep:
+            keep.remove(cid)
+        elif cid == UNKNOWN:
+            raise IllegalActionError(
+                f"seat {s} cannot discard {ids.count(UNKNOWN)} unknown cards: "
+                f"he holds {held.count(UNKNOWN)}"
+            )
+        else:
+            raise IllegalActionError(f"seat {s} cannot discard the same card twice: {_text(ids)}")
+    return ids, keep
 
 
 def _text(ids: Any) -> str:

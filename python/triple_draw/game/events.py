@@ -59,6 +59,7 @@ __all__ = [
     "SHOW",
     "MUCK",
     "WIN",
+    "RAKE",
 ]
 
 # The kinds of log entries: the same names as the public events, one constant each.
@@ -81,6 +82,8 @@ RETURN: Final = "return"
 SHOW: Final = "show"
 MUCK: Final = "muck"
 WIN: Final = "win"
+#: the house takes the rake (``amount``), before the pots are paid
+RAKE: Final = "rake"
 
 EVENT_KINDS = (
     POST_ANTE,
@@ -102,6 +105,7 @@ EVENT_KINDS = (
     SHOW,
     MUCK,
     WIN,
+    RAKE,
 )
 _KINDS = frozenset(EVENT_KINDS)
 

@@ -17,7 +17,13 @@ from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
-from triple_draw.errors import ArgumentError, ArgumentTypeError, CardError, IllegalActionError
+from triple_draw.errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    CardError,
+    IllegalActionError,
+    UnknownCardsError,
+)
 from triple_draw.game import core as _coremod
 from triple_draw.game import drawing, state_io
 from triple_draw.game.events import (
@@ -42,15 +48,16 @@ from triple_draw.game.betting import (
     seek,
     start_round,
 )
-from triple_draw.game.cards import CARD_TEXT, to_ids
+from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids, to_record_ids
 from triple_draw.game.events import CHECKS, FOLDS, ROUND_BEGINS, Event, LogEntry, to_event
-from triple_draw.game.phase import BET, CALL_ONLY, DONE, DRAW, MAY_RAISE, OVER, PHASES
+from triple_draw.game.phase import BET, CALL_ONLY, DONE, DRAW, MAY_RAISE, OVER, PHASES, SHOWDOWN
+from triple_draw.game.record import RecordStub
 from triple_draw.game.rules import UNCAPPED, Rules
-from triple_draw.game.showdown import finish, hand_result
+from triple_draw.game.showdown import finish, hand_result, muck_at_showdown, show_at_showdown
 from triple_draw.game.state import FIELDS, HandState
 from triple_draw.game.view import ViewCache
 
-__all__ = ["Hand", "BET", "DRAW", "OVER", "PHASES"]
+__all__ = ["Hand", "BET", "DRAW", "OVER", "SHOWDOWN", "PHASES"]
 
 
 #: _CW[n][button]: the seats clockwise starting left of the button
@@ -104,6 +111,14 @@ class Hand(HandState):
       ante. A short stack posts what it has (live first). They appear in the history as
       ``post_big_blind`` and ``post_ante`` events after the blinds. :class:`Table` uses
       both for the card room's rules between hands.
+    - ``record``: the hand is replayed from a record that shows only some cards (a site's
+      hand history, a player's view): nothing is dealt at random, and every card not
+      given - in ``hole_cards``, in ``discard(..., receive=...)``, at the showdown - is
+      unknown (``??``, :data:`~triple_draw.game.cards.UNKNOWN`). Known cards are checked
+      wherever they appear (``record.py``); the players show or muck in turn at the
+      showdown (:meth:`show`, :meth:`muck`). docs/engine.md, *Records with unknown cards*.
+    - ``rake``: with ``record``, the chips the record says the house took (``None``: the
+      rake of ``rules``).
 
     Drive it with :meth:`apply` or :meth:`fold`, :meth:`check_or_call`,
     :meth:`bet_or_raise`, :meth:`discard` while :attr:`actor` is not ``None``.
@@ -134,6 +149,8 @@ class Hand(HandState):
         withhold: Any = None,
         no_small_blind: bool = False,
         posts: Mapping[int, tuple[int, int]] | None = None,
+        record: bool = False,
+        rake: int | None = None,
     ) -> None:
         if type(rules) is not Rules:
             raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
@@ -151,6 +168,10 @@ class Hand(HandState):
             raise ArgumentError(f"button must be a seat 0..{n - 1}, got {button!r}")
         if seed is not None and type(seed) is not int:
             raise ArgumentTypeError(f"seed must be an int or None, got {seed!r}")
+        if record is not False:
+            _check_record(record, rake, seed, deck, withhold)
+        elif rake is not None:
+            raise ArgumentError("rake= is the rake a record took: it needs record=True")
         core = _coremod.resolve_core(core)
         self.rules = rules
         self._rc = rc
@@ -222,7 +243,9 @@ class Hand(HandState):
         self._reserved = None
         self._withheld = None
         self._reshuffled = False
-        if deck is None and hole_cards is None and withhold is None:
+        if record:
+            self._deal_record(hole_cards, log)
+        elif deck is None and hole_cards is None and withhold is None:
             d = core.Deck(seed)
             ids = d.deal_ids(5 * n)
             t = tuple(ids)
@@ -244,6 +267,10 @@ class Hand(HandState):
         self._pots = None
         self._showdown = None
         self._result = None
+        self._rake = 0
+        self._rake_given = rake
+        self._layers = None
+        self._sd_order = None
         # round 1: the big blind is the bet (its full size, even if posted short)
         self._phase = BET
         self._in_draw = False
@@ -282,6 +309,38 @@ class Hand(HandState):
                 self._actor = a
 
     # -- dealing given cards (replays, tests): the slow, general path -------------------
+
+    def _deal_record(self, hole_cards: Any, log: list[LogEntry]) -> None:
+        """A hand replayed from a record: the given cards, every other card unknown, and
+        a stub of unknown cards (record.py)."""
+        n = self._n
+        if hole_cards is None:
+            hole_cards = [None] * n
+        elif isinstance(hole_cards, (str, bytes, dict)) or not hasattr(hole_cards, "__len__"):
+            raise CardError(f"hole_cards: expected a list of {n} entries, got {hole_cards!r}")
+        if len(hole_cards) != n:
+            raise CardError(
+                f"hole_cards: expected {n} entries (one per seat), got {len(hole_cards)}"
+            )
+        hands: list[list[int]] = []
+        seen: set[int] = set()
+        for s, cards in enumerate(hole_cards):
+            ids = [UNKNOWN] * 5 if cards is None else to_record_ids(cards)
+            if len(ids) != 5:
+                raise CardError(f"hole_cards[{s}]: expected 5 cards, got {len(ids)}")
+            for cid in ids:
+                if cid != UNKNOWN:
+                    if cid in seen:
+                        raise CardError(f"hole_cards[{s}]: duplicate card {CARD_TEXT[cid]}")
+                    seen.add(cid)
+            hands.append(ids)
+        first = self._bb if self._sb is None else self._sb
+        for p in range(n):
+            s = (first + p) % n
+            log.append((DEAL, s, None, tuple(hands[s])))
+        self._deck = RecordStub([UNKNOWN] * (52 - 5 * n))
+        self._stub_n = 52 - 5 * n
+        self._hands = hands
 
     def _deal_given(
         self, seed: Any, hole_cards: Any, deck: Any, log: list[LogEntry], withhold: Any
@@ -499,7 +558,13 @@ class Hand(HandState):
         if type(seat) is not int or not 0 <= seat < self._n:
             raise self._bad_seat(seat)
         card = self._core.Card
-        return tuple(card(c) for c in self._hands[seat])
+        held = self._hands[seat]
+        if UNKNOWN in held:
+            raise UnknownCardsError(
+                f"seat {seat} holds {held.count(UNKNOWN)} unknown cards (a record): use "
+                "hole_text, where they are '??'"
+            )
+        return tuple(card(c) for c in held)
 
     def hole_text(self, seat: int) -> tuple[str, ...]:
         if type(seat) is not int or not 0 <= seat < self._n:
@@ -541,8 +606,14 @@ class Hand(HandState):
         try:
             vc = self._view_cache
         except AttributeError:
-            # the compiled core builds views itself; any other core uses the Python cache
-            vc = self._view_cache = getattr(self._core, "ViewCache", ViewCache)(self)
+            # the compiled core builds views itself; any other core (and a record, whose
+            # unknown cards only the Python cache shows) uses the Python cache
+            make = (
+                ViewCache
+                if type(self._deck) is RecordStub
+                else getattr(self._core, "ViewCache", ViewCache)
+            )
+            vc = self._view_cache = make(self)
         return vc.view(self, seat)
 
     def _bad_seat(self, seat: object) -> ArgumentError:
@@ -676,6 +747,10 @@ class Hand(HandState):
     def _not_betting(self, what: str) -> IllegalActionError:
         if self._phase == OVER:
             return IllegalActionError(f"cannot {what}: the hand is over")
+        if self._phase == SHOWDOWN:
+            return IllegalActionError(
+                f"cannot {what}: it is the showdown (seat {self._actor} shows or mucks)"
+            )
         return IllegalActionError(
             f"cannot {what}: seat {self._actor} must discard or stand pat (draw {self._street + 1})"
         )
@@ -808,7 +883,7 @@ class Hand(HandState):
             except (TypeError, ValueError):
                 keep = None
         if keep is None:  # text, Card objects, or an error to explain
-            ids, keep = drawing.checked_discard(s, held, cards)
+            ids, keep = drawing.checked_discard(s, held, cards, type(self._deck) is RecordStub)
         if type(ids) is not tuple:
             ids = tuple(ids)
         if receive is not None or self._reserved is not None or burn is not None:
@@ -843,6 +918,39 @@ class Hand(HandState):
         exactly these cards. Raises :class:`IllegalActionError` like :meth:`discard`
         would. Changes nothing."""
         return drawing.receivable(self, cards, given)
+
+    # -- the showdown of a record ----------------------------------------------------------
+
+    @property
+    def is_record(self) -> bool:
+        """Whether the hand is replayed from a record with unknown cards (``record=True``)."""
+        return type(self._deck) is RecordStub
+
+    def show(self, cards: Any = None) -> None:
+        """At the showdown of a hand replayed from a record, the actor shows his hand:
+        ``cards`` are his five cards (text, ids or Card objects), needed when any of them
+        is unknown; his known cards must be among them, and a card he shows that was
+        unknown must be one nobody else is known to hold or to have thrown (else
+        :class:`IllegalActionError`, and nothing changes)."""
+        if self._phase != SHOWDOWN:
+            raise self._no_showdown("show")
+        show_at_showdown(self, cards)
+
+    def muck(self) -> None:
+        """At the showdown of a hand replayed from a record, the actor mucks: he gives up
+        his claim to the pots (his cards stay as the record knows them)."""
+        if self._phase != SHOWDOWN:
+            raise self._no_showdown("muck")
+        muck_at_showdown(self)
+
+    def _no_showdown(self, what: str) -> IllegalActionError:
+        if self._phase == OVER:
+            return IllegalActionError(f"cannot {what}: the hand is over")
+        if type(self._deck) is not RecordStub:
+            return IllegalActionError(
+                f"cannot {what}: the showdown of a hand the engine deals is automatic"
+            )
+        return IllegalActionError(f"cannot {what}: the hand is not at its showdown")
 
     # -- misc --------------------------------------------------------------------------------
 
@@ -894,3 +1002,15 @@ def _forced_bets(
             extra.append((s, v[0], v[1]))
         extra.sort(key=lambda e: (e[0] - bb) % n)  # clockwise from the big blind
     return sb, bb, tuple(extra)
+
+
+def _check_record(record: Any, rake: Any, seed: Any, deck: Any, withhold: Any) -> None:
+    """The arguments of a hand replayed from a record (``record=True``)."""
+    if record is not True:
+        raise ArgumentTypeError(f"record must be a bool, got {record!r}")
+    if seed is not None or deck is not None or withhold is not None:
+        raise ArgumentError(
+            "a hand replayed from a record deals nothing at random: no seed, deck or withhold"
+        )
+    if rake is not None and (type(rake) is not int or rake < 0):
+        raise ArgumentError(f"rake must be the chips the record took (an int >= 0), got {rake!r}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["BET", "DRAW", "OVER", "PHASES", "DONE", "CALL_ONLY", "MAY_RAISE"]
+__all__ = ["BET", "DRAW", "OVER", "SHOWDOWN", "PHASES", "DONE", "CALL_ONLY", "MAY_RAISE"]
 
 # -- the phase of a hand (``HandState._phase``)
 #: a betting round
@@ -18,8 +18,10 @@ BET: Final = 0
 DRAW: Final = 1
 #: the hand is over
 OVER: Final = 2
+#: the showdown of a hand replayed from a record: the players show or muck in turn
+SHOWDOWN: Final = 3
 #: The public names of the phases (``Hand.phase``, documents), indexed by phase.
-PHASES: Final = ("bet", "draw", "over")
+PHASES: Final = ("bet", "draw", "over", "showdown")
 
 # -- what a seat must still do in the current betting round (``HandState._to_act``); the
 # same values mark in ``HandState._active`` whether a seat can still bet at all

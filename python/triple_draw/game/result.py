@@ -56,6 +56,9 @@ class HandResult:
     ``pots``: main pot first. ``showdown``: empty when all but one folded.
     ``returned``: ``(seat, chips)`` of an uncalled bet given back, or ``None``.
     ``net[seat]``: final stack minus starting stack. ``stacks``: final stacks.
+    ``rake``: the chips the house took (taken from the main pot first, then from each
+    side pot in turn; each pot's ``shares`` are what its winners collected after it), so
+    ``sum(stacks) + rake == sum(starting stacks)``.
     """
 
     pots: tuple[Pot, ...]
@@ -63,6 +66,7 @@ class HandResult:
     returned: tuple[int, int] | None
     net: tuple[int, ...]
     stacks: tuple[int, ...]
+    rake: int = 0
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -76,4 +80,5 @@ class HandResult:
             "returned": None if self.returned is None else list(self.returned),
             "net": list(self.net),
             "stacks": list(self.stacks),
+            **({"rake": self.rake} if self.rake else {}),
         }

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 from triple_draw.errors import RulesError
@@ -40,8 +42,18 @@ _INT_FIELDS = (
     "ante",
     "raise_cap",
     "max_players",
+    "rake_cap",
 )
-_BOOL_FIELDS = ("big_blind_is_bet", "heads_up_uncapped", "muck_beaten_hands", "burn_cards")
+_BOOL_FIELDS = (
+    "big_blind_is_bet",
+    "heads_up_uncapped",
+    "muck_beaten_hands",
+    "burn_cards",
+    "rake_no_draw_no_drop",
+)
+#: The rake fields and their defaults (no rake): a document leaves them out at these
+#: values, so the documents of hands without rake are those of earlier versions.
+RAKE_DEFAULTS: dict[str, Any] = {"rake_percent": "0", "rake_cap": 0, "rake_no_draw_no_drop": True}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +82,11 @@ class CompiledRules:
     big_blind_is_full: bool
     #: the big blind counts toward the round-1 cap
     big_blind_is_bet: bool
+    #: the share of the pot the house takes (0: no rake), its cap in chips (0: none), and
+    #: whether a hand that ends before the first draw is raked
+    rake: Fraction = Fraction(0)
+    rake_cap: int = 0
+    rake_no_draw_no_drop: bool = True
 
 
 def _check_int(name: str, value: object) -> int:
@@ -108,6 +125,12 @@ class Rules:
             each draw (default False: the rules' reshuffle example counts no burns).
         max_players: the table's player limit, 2..8 (default 6, the usual limit; 7-8 is an option).
         muck_beaten_hands: at showdown a player already beaten by a shown hand mucks.
+        rake_percent: the rake, a percentage of the pot as a decimal number (``"5"``,
+            ``"4.5"``; an int or :class:`~decimal.Decimal` is accepted and kept as its
+            text); default ``"0"``: no rake (docs/rules.md: *The rake*).
+        rake_cap: the most chips the rake takes from one hand (0: no cap).
+        rake_no_draw_no_drop: no rake from a hand that ends before the first draw
+            (True, as card rooms and sites do).
 
     >>> Rules().raise_cap, Rules().reshuffle
     (3, 'served-discards')
@@ -129,10 +152,15 @@ class Rules:
     max_players: int = 6
     muck_beaten_hands: bool = False
     burn_cards: bool = False
+    rake_percent: str = "0"
+    rake_cap: int = 0
+    rake_no_draw_no_drop: bool = True
     #: the options as the engine reads them (derived from the fields above)
     compiled: CompiledRules = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
+        rake = _rake_fraction(self.rake_percent)
+        object.__setattr__(self, "rake_percent", _rake_text(self.rake_percent))
         for name in _INT_FIELDS:
             _check_int(name, getattr(self, name))
         for name in _BOOL_FIELDS:
@@ -157,6 +185,8 @@ class Rules:
             )
         if self.ante < 0:
             raise RulesError(f"Rules.ante must be >= 0, got {self.ante}")
+        if self.rake_cap < 0:
+            raise RulesError(f"Rules.rake_cap must be >= 0 (0: no cap), got {self.rake_cap}")
         if self.raise_cap < 1:
             raise RulesError(f"Rules.raise_cap must be >= 1, got {self.raise_cap}")
         for name, allowed in (
@@ -190,6 +220,9 @@ class Rules:
             heads_up_uncapped=self.heads_up_uncapped,
             big_blind_is_full=bb_full,
             big_blind_is_bet=self.big_blind_is_bet,
+            rake=rake,
+            rake_cap=self.rake_cap,
+            rake_no_draw_no_drop=self.rake_no_draw_no_drop,
         )
         object.__setattr__(self, "compiled", compiled)
 
@@ -256,8 +289,13 @@ class Rules:
     # -- plain data --------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field as plain JSON-ready data."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.init}
+        """Every field as plain JSON-ready data (the rake fields only when they differ from
+        "no rake", so a game without rake has the document it always had)."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.init and RAKE_DEFAULTS.get(f.name, _NO_DEFAULT) != getattr(self, f.name)
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
@@ -276,6 +314,35 @@ class Rules:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rules_from_kwargs, (self.to_dict(),))
+
+
+_NO_DEFAULT = object()
+
+
+def _rake_fraction(value: object) -> Fraction:
+    """The rake percentage (a decimal number 0 <= p < 100) as a share of the pot."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, Decimal)):
+        raise RulesError(
+            f"Rules.rake_percent must be a decimal number as text, an int or a Decimal, "
+            f"got {value!r}"
+        )
+    try:
+        d = Decimal(value.strip() if isinstance(value, str) else value)
+    except (InvalidOperation, ValueError):
+        raise RulesError(f"Rules.rake_percent must be a decimal number, got {value!r}") from None
+    if not d.is_finite() or not 0 <= d < 100 or d.as_tuple().exponent < -4:  # type: ignore[operator]
+        raise RulesError(
+            f"Rules.rake_percent must be a percentage 0 <= p < 100 with at most 4 decimals, "
+            f"got {value!r}"
+        )
+    return Fraction(d) / 100
+
+
+def _rake_text(value: str | int | Decimal) -> str:
+    """The canonical text of a rake percentage: ``"5"``, ``"4.5"``."""
+    d = Decimal(value.strip() if isinstance(value, str) else value)
+    text = format(d.normalize(), "f")
+    return text if text != "-0" else "0"
 
 
 def _rules_from_kwargs(kwargs: dict[str, Any]) -> Rules:

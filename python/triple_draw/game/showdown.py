@@ -10,14 +10,18 @@ for, a hand shown before him is strictly better - so mucking never changes who w
 from __future__ import annotations
 
 
-from triple_draw.game.cards import CARD_TEXT
+from typing import Any
+
+from triple_draw.errors import CardError, IllegalActionError
+from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids
 from triple_draw.game import events as ev
-from triple_draw.game.phase import DONE, OVER
+from triple_draw.game.phase import BET, DONE, OVER, SHOWDOWN
+from triple_draw.game.record import RecordStub
 from triple_draw.game.pots import make_pots, split_pot
 from triple_draw.game.result import HandResult, Pot, ShowdownEntry
 from triple_draw.game.state import HandState, PotRecord
 
-__all__ = ["finish", "hand_result"]
+__all__ = ["finish", "hand_result", "show_at_showdown", "muck_at_showdown", "rake_of"]
 
 
 def finish(st: HandState) -> None:
@@ -37,6 +41,7 @@ def finish(st: HandState) -> None:
         stacks[seat] += amount
         st._returned = (seat, amount)
         log.append((ev.RETURN, seat, amount, None))
+    drew = st._phase != BET or st._street > 0  # the hand reached the first draw
     st._phase = OVER
     st._in_draw = False
     st._actor = None
@@ -46,10 +51,14 @@ def finish(st: HandState) -> None:
         # everyone else folded: the last player wins everything, no showdown
         w = live.index(True)
         amt = sum(total)
-        stacks[w] += amt
-        st._pots = [(amt, (w,), (w,), ((w, amt),))]
+        rake = rake_of(st, amt, drew)
+        if rake:
+            st._rake = rake
+            log.append((ev.RAKE, None, rake, None))
+        stacks[w] += amt - rake
+        st._pots = [(amt, (w,), (w,), ((w, amt - rake),))]
         st._showdown = []
-        log.append((ev.WIN, w, amt, None))
+        log.append((ev.WIN, w, amt - rake, None))
         return
     first = st._last_aggr
     if first is None or not live[first]:
@@ -63,6 +72,14 @@ def finish(st: HandState) -> None:
             break
     else:  # nobody all-in for less: one pot
         pots = [(sum(total), tuple(sorted(order)))]
+    if type(st._deck) is RecordStub:
+        # a record: the players show or muck in turn (show_at_showdown, muck_at_showdown)
+        st._phase = SHOWDOWN
+        st._layers = pots
+        st._sd_order = tuple(order)
+        st._showdown = []
+        _next_to_show(st)
+        return
     rank_ids = st._core.rank_ids
     hands = st._hands
     ranks = [0] * n
@@ -79,18 +96,154 @@ def finish(st: HandState) -> None:
             showdown.append((j, True))
             shown.append(j)
             log.append((ev.SHOW, j, None, tuple(hands[j])))
+    st._showdown = showdown
+    _pay(st, pots, ranks)
+
+
+def _pay(st: HandState, pots: list[tuple[int, tuple[int, ...]]], ranks: list[int]) -> None:
+    """Take the rake, then pay each pot to its best hand (``ranks[seat]``; 0 for a seat
+    that did not show, which then wins only a pot nobody eligible showed for: see
+    :func:`show_at_showdown`)."""
+    n = st._n
+    stacks = st._stacks
+    log = st._log
     button = st._button
+    rake = rake_of(st, sum(a for a, _ in pots), True)
+    if rake:
+        st._rake = rake
+        log.append((ev.RAKE, None, rake, None))
+    left = rake  # taken from the main pot first, then from each side pot in turn
     done: list[PotRecord] = []
     for amt, elig in pots:
-        best = min([ranks[j] for j in elig])
-        winners = [j for j in elig if ranks[j] == best]
-        shares = split_pot(amt, winners, button, n)
+        take = left if left < amt else amt
+        left -= take
+        shown = [j for j in elig if ranks[j]]
+        if shown:
+            best = min([ranks[j] for j in shown])
+            winners = [j for j in shown if ranks[j] == best]
+        else:  # a record: nobody eligible showed; the last of them in turn to muck takes it
+            order = st._sd_order or ()
+            winners = [max(elig, key=order.index)]
+        shares = split_pot(amt - take, winners, button, n)
         for j, x in shares:
             stacks[j] += x
             log.append((ev.WIN, j, x, None))
         done.append((amt, elig, tuple(winners), tuple(shares)))
     st._pots = done
-    st._showdown = showdown
+
+
+def rake_of(st: HandState, pot: int, drew: bool) -> int:
+    """The chips the house takes from a pot of ``pot`` chips (the uncalled bet already
+    returned): the record's rake, else the rules' percentage rounded down to the chip and
+    capped - nothing from a hand that ended before the first draw under "no draw, no
+    drop" (docs/rules.md: *The rake*)."""
+    if st._rake_given is not None:
+        if st._rake_given > pot:
+            raise IllegalActionError(
+                f"the record takes a rake of {st._rake_given} from a pot of {pot}"
+            )
+        return st._rake_given
+    rc = st._rc
+    if not rc.rake or (not drew and rc.rake_no_draw_no_drop):
+        return 0
+    r = int(pot * rc.rake)  # rounded down to the chip
+    return r if not rc.rake_cap or r < rc.rake_cap else rc.rake_cap
+
+
+def _next_to_show(st: HandState) -> None:
+    """A record's showdown: the next seat that must show or muck; a seat whose every
+    opponent in the pots he is eligible for has mucked wins them without showing. Once
+    every seat is done, the pots are paid and the hand is over."""
+    order = st._sd_order
+    layers = st._layers
+    assert order is not None and layers is not None
+    done = dict(st._showdown or ())
+    mucked = {j for j, shown in done.items() if not shown}
+    for j in order:
+        if j in done:
+            continue
+        if all(all(x == j or x in mucked for x in e) for _a, e in layers if j in e):
+            done[j] = False
+            assert st._showdown is not None
+            st._showdown.append((j, False))
+            continue
+        st._actor = j
+        return
+    st._actor = None
+    st._phase = OVER
+    rank_ids = st._core.rank_ids
+    ranks = [0] * st._n
+    for j, shown in st._showdown or ():
+        if shown:
+            ranks[j] = rank_ids(st._hands[j])
+    _pay(st, layers, ranks)
+    st._layers = None
+
+
+def show_at_showdown(st: HandState, cards: Any) -> None:
+    """A record's showdown: the actor shows (``Hand.show``)."""
+    j: int = st._actor  # type: ignore[assignment]
+    held = st._hands[j]
+    if cards is None:
+        if UNKNOWN in held:
+            raise IllegalActionError(
+                f"seat {j} must name the cards he shows: the record does not know "
+                f"{held.count(UNKNOWN)} of them"
+            )
+        ids = list(held)
+    else:
+        try:
+            ids = to_ids(cards)
+        except CardError as e:
+            raise IllegalActionError(f"seat {j} shows bad cards: {e}") from None
+        if len(ids) != 5 or len(set(ids)) != 5:
+            raise IllegalActionError(f"seat {j} must show five different cards, got {len(ids)}")
+        known = [c for c in held if c != UNKNOWN]
+        missing = [c for c in known if c not in ids]
+        if missing:
+            raise IllegalActionError(
+                f"seat {j} shows {_text(ids)} but holds {_text(missing)}, which he does not show"
+            )
+        new = [c for c in ids if c not in known]
+        for c in new:
+            where = _known_place(st, c, j)
+            if where is not None:
+                raise IllegalActionError(f"seat {j} cannot show {CARD_TEXT[c]}: {where}")
+        it = iter(new)
+        ids = [next(it) if c == UNKNOWN else c for c in held]
+    st._hands[j] = ids
+    assert st._showdown is not None
+    st._showdown.append((j, True))
+    st._log.append((ev.SHOW, j, None, tuple(ids)))
+    _next_to_show(st)
+
+
+def muck_at_showdown(st: HandState) -> None:
+    """A record's showdown: the actor mucks (``Hand.muck``)."""
+    j: int = st._actor  # type: ignore[assignment]
+    assert st._showdown is not None
+    st._showdown.append((j, False))
+    st._log.append((ev.MUCK, j, None, None))
+    _next_to_show(st)
+
+
+def _known_place(st: HandState, c: int, j: int) -> str | None:
+    """Where known card ``c``, shown by seat ``j`` for one of his unknown cards, is known
+    to be (``None``: nowhere, so it may be one of his)."""
+    for x in range(st._n):
+        if x != j and c in st._hands[x]:
+            if st._live[x]:
+                return f"seat {x} holds it"
+            return f"seat {x} folded it"
+    if c in st._out:
+        return "it is out of play (a discard or a folded hand no reshuffle has brought back)"
+    if c in st._deck.stub_ids():
+        return "it is in the stub (a reshuffle put it there, and nobody drew from it since)"
+    return None
+
+
+def _text(ids: Any) -> str:
+    return " ".join(CARD_TEXT[c] for c in ids)
 
 
 def hand_result(st: HandState) -> HandResult | None:
@@ -119,6 +272,7 @@ def hand_result(st: HandState) -> HandResult | None:
             st._returned,
             tuple(x - y for x, y in zip(st._stacks, st._start, strict=True)),
             tuple(st._stacks),
+            st._rake,
         )
         st._result = r
     return r

@@ -22,6 +22,10 @@ Card bookkeeping: every card is at all times in exactly one of
 - out of play: ``_out`` (the reshuffle pool: folded hands, discards of earlier draws and
   of players already served in this draw) or ``_declared`` (``(seat, discards)``
   declared and not yet served under declare-then-deal).
+
+A hand replayed from a record (``record.py``) holds the same lists, with the cards nobody
+saw as the placeholder ``UNKNOWN`` and a ``RecordStub`` as its deck: the places add up to
+the 52 cards the same way, but an unknown card is no particular card.
 """
 
 from __future__ import annotations
@@ -156,6 +160,17 @@ class HandState:
     _showdown: list[tuple[int, bool]] | None
     #: the :class:`HandResult`, built on first request
     _result: HandResult | None
+    #: the chips the house took (the rake), once the hand is over (0 before, and without
+    #: rake)
+    _rake: int
+    #: a hand replayed from a record: the rake the record says was taken (``None``: the
+    #: rules' own rake)
+    _rake_given: int | None
+    #: a hand replayed from a record, at its showdown: the pot layers ``(amount,
+    #: eligible seats)`` to pay once everyone has shown or mucked, and the seats in the
+    #: order they show (``None`` outside the showdown)
+    _layers: list[tuple[int, tuple[int, ...]]] | None
+    _sd_order: tuple[int, ...] | None
 
     # Not a field: the betting actions ``legal_actions`` listed at this decision (``None``
     # once anything has happened since: the betting actions clear it before they change

@@ -22,12 +22,13 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from triple_draw.errors import DeckError, SchemaError, TripleDrawError
+from triple_draw.errors import DeckError, SchemaError, TripleDrawError, UnknownCardsError
 from triple_draw.game import core as _coremod
 from triple_draw.game import events as ev
 from triple_draw.game.cards import _TEXT_ID, CARD_TEXT
 from triple_draw.game.events import LogEntry, log_to_dicts
 from triple_draw.game.phase import MAY_RAISE, PHASES
+from triple_draw.game.record import RecordStub
 from triple_draw.game.rules import UNCAPPED, Rules
 from triple_draw.game.state import HandState
 from triple_draw.schema import HAND_STATE_VERSION as SCHEMA_VERSION
@@ -90,6 +91,12 @@ def _table_discards(st: HandState) -> list[list[str] | None]:
 
 def to_dict(st: HandState) -> dict[str, Any]:
     """The whole state as plain JSON-ready data (``"schema_version": 1``)."""
+    if type(st._deck) is RecordStub:
+        raise UnknownCardsError(
+            "a hand replayed from a record with unknown cards has no state document (it "
+            "holds no deck to deal on from): save its record instead (phh.dumps), or "
+            "phh.complete() it into a fully dealt hand"
+        )
     return {
         "schema_version": SCHEMA_VERSION,
         "rules": st.rules.to_dict(),
@@ -139,6 +146,7 @@ def to_dict(st: HandState) -> dict[str, Any]:
                 for a, e, w, sh in st._pots
             ],
             "showdown": [[j, shown] for j, shown in (st._showdown or [])],
+            **({"rake": st._rake} if st._rake else {}),
         },
     }
 

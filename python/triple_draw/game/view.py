@@ -44,7 +44,7 @@ from triple_draw.game.actions import Action
 from triple_draw.game.betting import legal_actions
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.events import LogEntry
-from triple_draw.game.phase import BET, OVER, PHASES
+from triple_draw.game.phase import BET, OVER, PHASES, SHOWDOWN
 from triple_draw.game.showdown import hand_result
 from triple_draw.game.state import HandState
 from triple_draw.schema import VIEW_VERSION
@@ -114,6 +114,8 @@ _OWN = frozenset((ev.DISCARD, ev.DRAW))
 _STAKES = ("small_blind", "big_blind", "small_bet", "big_bet", "ante")
 _NO_ACTIONS = FrozenList()
 _DISCARD_ACTIONS = FrozenList((FrozenDict({"kind": "discard", "max_cards": 5}),))
+#: a record's showdown (``Hand.show``, ``Hand.muck``)
+_SHOWDOWN_ACTIONS = FrozenList((FrozenDict({"kind": "show"}), FrozenDict({"kind": "muck"})))
 #: the history entries of the log entries without cards, shared (bounded)
 _ENTRIES: dict[LogEntry, FrozenDict] = {}
 
@@ -344,6 +346,8 @@ def build_view(h: HandState, vc: ViewCache, seat: int) -> FrozenDict:
         legal = _NO_ACTIONS
     elif phase == BET:
         legal = _legal_dicts(h)
+    elif phase == SHOWDOWN:
+        legal = _SHOWDOWN_ACTIONS
     else:
         legal = _DISCARD_ACTIONS
     v = vc.views[seat] = FrozenDict(
