@@ -51,7 +51,7 @@ def test_every_view_of_a_hand_with_reshuffles_loads_back(
     h = draw_heavy_hand(_rules(name, procedure), n, seed)
     assert sum(e.kind == "reshuffle" for e in h.history) >= 2
     for viewer in range(n):
-        back = phh.loads(phh.dumps(h, viewer=viewer), seed=seed)
+        back = phh.complete(phh.dumps(h, viewer=viewer), seed=seed)
         assert back.stacks == h.stacks, viewer
         assert back.hole_ids(viewer) == h.hole_ids(viewer) or h.folded[viewer], viewer
 
@@ -65,8 +65,8 @@ def test_the_search_chooses_the_same_cards_whatever_the_seed(monkeypatch) -> Non
     searched = spy_on_search(monkeypatch)
     h = draw_heavy_hand(Rules(max_players=8), 8, 1)
     text = phh.dumps(h, viewer=7)
-    first = phh.loads(text, seed=1)
-    again = phh.loads(text, seed=2)
+    first = phh.complete(text, seed=1)
+    again = phh.complete(text, seed=2)
     assert len(searched) == 2 and None not in searched  # the first choice got stuck twice
     assert _hole_cards(first) == _hole_cards(again)
     assert [e.cards for e in first.history] == [e.cards for e in again.history]
@@ -76,7 +76,7 @@ def test_the_search_follows_a_history_with_every_card_named() -> None:
     # given every card, the search has nothing to choose but the burn cards: it finds
     # the hand as it was dealt, card for card
     h = draw_heavy_hand(Rules(max_players=8, reshuffle="pokerkit", burn_cards=True), 8, 2)
-    back = phh.loads(phh.dumps(h), seed=2)
+    back = phh.complete(phh.dumps(h), seed=2)
     assert back.stacks == h.stacks
     assert _hole_cards(back) == _hole_cards(h)
 
@@ -99,7 +99,7 @@ def _a_view_receiving_its_own_discard() -> str:
 
 def test_a_view_that_no_deal_gives_is_refused_naming_where() -> None:
     with pytest.raises(HistoryError, match=r"line \d+, action \d+ .*cannot be in the stub"):
-        phh.loads(_a_view_receiving_its_own_discard(), seed=1)
+        phh.complete(_a_view_receiving_its_own_discard(), seed=1)
 
 
 def test_the_search_proves_an_impossible_view_without_guessing(monkeypatch) -> None:
@@ -109,7 +109,7 @@ def test_the_search_proves_an_impossible_view_without_guessing(monkeypatch) -> N
     bad = _a_view_receiving_its_own_discard()
     calls = count_replays(monkeypatch)
     with pytest.raises(HistoryError):
-        phh.loads(bad, seed=1)
+        phh.complete(bad, seed=1)
     assert len(calls) == 1  # the first choice, then the search's proof
 
 
@@ -165,7 +165,7 @@ def test_a_pokerstars_view_records_where_each_new_stub_formed() -> None:
     notes = _stub_notes(text)
     assert [int(re.findall(r"new stub of (\d+) cards", n)[0]) for n in notes] == reshuffles
     assert all(re.fullmatch(r'  "d dh p\d \S+ # new stub of \d+ cards",', n) for n in notes)
-    back = phh.loads(text, seed=1)
+    back = phh.complete(text, seed=1)
     assert back.stacks == h.stacks and back.hole_ids(3) == h.hole_ids(3)
     assert _stub_notes(phh.dumps(back, viewer=3)) == notes
     # a full history, and the other reshuffle rules, need no such comment
@@ -211,7 +211,7 @@ def test_the_search_following_the_record_finds_cards_that_fit(
     assert solver.fixed is not None
     plan = solver.solve()
     assert plan.nodes <= solve.MAX_NODES // 4
-    back = phh.loads(text, seed=seed)
+    back = phh.complete(text, seed=seed)
     assert back.stacks == h.stacks and back.hole_ids(viewer) == h.hole_ids(viewer)
 
 
@@ -231,7 +231,7 @@ def test_a_card_its_holder_throws_at_a_discard_that_names_it_is_followed_past_it
     assert solver.fixed is not None
     plan = solver.solve()
     assert plan.nodes <= solve.MAX_NODES // 10
-    back = phh.loads(text, seed=29)
+    back = phh.complete(text, seed=29)
     assert back.stacks == h.stacks and back.hole_ids(6) == h.hole_ids(6)
 
 
@@ -246,7 +246,7 @@ def test_the_record_of_new_stubs_is_only_a_comment() -> None:
     bare = re.sub(r" # new stub of \d+ cards", "", text)
     wrong = re.sub(r"new stub of \d+ cards", "new stub of 51 cards", text)
     for variant in (bare, wrong):
-        assert phh.loads(variant, seed=seed).stacks == h.stacks
+        assert phh.complete(variant, seed=seed).stacks == h.stacks
     solver = _solver(wrong)
     assert solver.fixed is None  # the record does not fit the counts: not followed
     assert _solver(text).fixed is not None
@@ -448,7 +448,7 @@ def test_a_stub_holds_exactly_the_cards_dealt_from_it(
     # before (solve raised Unsolved).
     h, text = _heavy_view("pokerkit", procedure, n, seed, burns, viewer)
     assert _solver(text).solve().nodes <= solve.MAX_NODES
-    back = phh.loads(text, seed=seed)
+    back = phh.complete(text, seed=seed)
     assert back.stacks == h.stacks and back.hole_ids(viewer) == h.hole_ids(viewer)
 
 
@@ -488,5 +488,5 @@ def test_a_refusal_names_the_rule_of_the_history(monkeypatch) -> None:
     )
     text = phh.dumps(draw_heavy_hand(rules, 8, 20), viewer=2)
     with pytest.raises(HistoryError, match="in two places") as refused:
-        phh.loads(text, seed=20)
+        phh.complete(text, seed=20)
     assert "pokerstars" not in str(refused.value)

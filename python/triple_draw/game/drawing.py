@@ -297,9 +297,21 @@ def plan(
         # the cards he may not be dealt while others remain (pokerstars: all he threw)
         mine = _NOBODY
         if pokerstars:
-            mine = frozenset((*discards_of(st, j), *t))
+            earlier = discards_of(st, j)
+            mine = frozenset((*earlier, *t))
             if p.record:
                 mine -= _UNKNOWN_SET
+                if (
+                    earlier
+                    and p.out
+                    and (st._reshuffled or p.reshuffled)
+                    and p.stub_len() - k < len(earlier)
+                ):
+                    # what is left of the stub may be his own earlier discards at some
+                    # card of his deal, and the cards out of play then gathered into it:
+                    # which depends on cards nobody saw, so their places are forgotten
+                    forget(p.out)
+                    forget(p.stub)
             if k > p.stub_len() + len(p.held):
                 # the stub cannot cover him: it and every card out of play form a new one
                 _gather(p, j)
@@ -438,11 +450,12 @@ def _loose(
     place (it may then be one of the unknown cards of the stub)."""
     if cid in p.out:
         return False
-    for x in range(st._n):
-        if cid in (keep if x == actor and keep is not None else st._hands[x]):
+    for x in range(st._n):  # (a folded hand's cards are out of play, in p.out)
+        if st._live[x] and cid in (keep if x == actor and keep is not None else st._hands[x]):
             return False
     for k, (_j, t, g) in enumerate(seq):
-        if cid in t or (k != q and g is not None and cid in g):
+        # ("pokerkit": from ``absorbed`` on, the draw's discards went into the new stub)
+        if (cid in t and k < p.absorbed) or (k != q and g is not None and cid in g):
             return False
     return not any(cid in new for _j, new in p.new)
 

@@ -51,7 +51,7 @@ from triple_draw.game.betting import (
 from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids, to_record_ids
 from triple_draw.game.events import CHECKS, FOLDS, ROUND_BEGINS, Event, LogEntry, to_event
 from triple_draw.game.phase import BET, CALL_ONLY, DONE, DRAW, MAY_RAISE, OVER, PHASES, SHOWDOWN
-from triple_draw.game.record import RecordStub
+from triple_draw.game.record import RecordStub, with_named
 from triple_draw.game.rules import UNCAPPED, Rules
 from triple_draw.game.showdown import finish, hand_result, muck_at_showdown, show_at_showdown
 from triple_draw.game.state import FIELDS, HandState
@@ -883,7 +883,15 @@ class Hand(HandState):
             except (TypeError, ValueError):
                 keep = None
         if keep is None:  # text, Card objects, or an error to explain
-            ids, keep = drawing.checked_discard(s, held, cards, type(self._deck) is RecordStub)
+            if type(self._deck) is RecordStub:  # a record: known cards may be named
+                try:
+                    named = to_record_ids(cards)
+                except CardError as e:
+                    raise IllegalActionError(f"bad discard: {e}") from None
+                held = with_named(self, s, held, named)
+                ids, keep = drawing.checked_discard(s, held, named, True)
+            else:
+                ids, keep = drawing.checked_discard(s, held, cards)
         if type(ids) is not tuple:
             ids = tuple(ids)
         if receive is not None or self._reserved is not None or burn is not None:

@@ -32,7 +32,7 @@ from typing import Any
 from triple_draw.errors import DeckError
 from triple_draw.game.cards import UNKNOWN
 
-__all__ = ["RecordStub", "is_record", "record_discard_choices"]
+__all__ = ["RecordStub", "is_record", "record_discard_choices", "known_place", "with_named"]
 
 
 class RecordStub:
@@ -103,6 +103,40 @@ def record_discard_choices(held: list[int]) -> tuple[Any, ...]:
         for k in range(unknown + 1):
             out.append(make_action("discard", None, chosen + (UNKNOWN,) * k))
     return tuple(out)
+
+
+def known_place(st: Any, c: int, j: int) -> str | None:
+    """Where known card ``c``, named for one of seat ``j``'s unknown cards, is known to be
+    (``None``: nowhere, so it may be one of his)."""
+    for x in range(st._n):  # (a folded hand's cards are out of play, in st._out)
+        if x != j and st._live[x] and c in st._hands[x]:
+            return f"seat {x} holds it"
+    if c in st._out:
+        return "it is out of play (a discard or a folded hand no reshuffle has brought back)"
+    for x, t in st._declared:
+        if c in t:
+            return f"seat {x} discarded it in this draw"
+    if c in st._deck.stub_ids():
+        return "it is in the stub (a reshuffle put it there, and nobody drew from it since)"
+    return None
+
+
+def with_named(st: Any, j: int, held: list[int], cards: list[int]) -> list[int]:
+    """Seat ``j``'s cards with the known ``cards`` he is said to hold (a discard shown
+    face up) in place of as many of his unknown cards, each checked to be a card nobody
+    else is known to hold (``IllegalActionError`` if not); the rest unchanged."""
+    from triple_draw.errors import IllegalActionError
+    from triple_draw.game.cards import CARD_TEXT
+
+    out = list(held)
+    for c in cards:
+        if c == UNKNOWN or c in out or UNKNOWN not in out:
+            continue
+        where = known_place(st, c, j)
+        if where is not None:
+            raise IllegalActionError(f"seat {j} cannot hold {CARD_TEXT[c]}: {where}")
+        out[out.index(UNKNOWN)] = c
+    return out
 
 
 def is_record(st: Any) -> bool:

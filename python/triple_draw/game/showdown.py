@@ -16,7 +16,7 @@ from triple_draw.errors import CardError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids
 from triple_draw.game import events as ev
 from triple_draw.game.phase import BET, DONE, OVER, SHOWDOWN
-from triple_draw.game.record import RecordStub
+from triple_draw.game.record import RecordStub, known_place
 from triple_draw.game.pots import make_pots, split_pot
 from triple_draw.game.result import HandResult, Pot, ShowdownEntry
 from triple_draw.game.state import HandState, PotRecord
@@ -206,7 +206,7 @@ def show_at_showdown(st: HandState, cards: Any) -> None:
             )
         new = [c for c in ids if c not in known]
         for c in new:
-            where = _known_place(st, c, j)
+            where = known_place(st, c, j)
             if where is not None:
                 raise IllegalActionError(f"seat {j} cannot show {CARD_TEXT[c]}: {where}")
         it = iter(new)
@@ -225,21 +225,6 @@ def muck_at_showdown(st: HandState) -> None:
     st._showdown.append((j, False))
     st._log.append((ev.MUCK, j, None, None))
     _next_to_show(st)
-
-
-def _known_place(st: HandState, c: int, j: int) -> str | None:
-    """Where known card ``c``, shown by seat ``j`` for one of his unknown cards, is known
-    to be (``None``: nowhere, so it may be one of his)."""
-    for x in range(st._n):
-        if x != j and c in st._hands[x]:
-            if st._live[x]:
-                return f"seat {x} holds it"
-            return f"seat {x} folded it"
-    if c in st._out:
-        return "it is out of play (a discard or a folded hand no reshuffle has brought back)"
-    if c in st._deck.stub_ids():
-        return "it is in the stub (a reshuffle put it there, and nobody drew from it since)"
-    return None
 
 
 def _text(ids: Any) -> str:

@@ -45,7 +45,7 @@ True
 from __future__ import annotations
 
 from triple_draw.phh.base import RULES_FIELD, VARIANT
-from triple_draw.phh.read import load, load_all, loads, loads_all
+from triple_draw.phh.read import complete, load, load_all, loads, loads_all
 from triple_draw.phh.write import dump, dump_all, dumps, dumps_all, iter_actions
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "RULES_FIELD",
     "dumps",
     "loads",
+    "complete",
     "dump",
     "load",
     "dumps_all",

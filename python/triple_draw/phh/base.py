@@ -93,6 +93,11 @@ GENERATED = frozenset(REQUIRED) | {
     FORCED_FIELD,
 }
 #: Rule options kept in RULES_FIELD (the stakes are PHH fields).
+#: The rake options of ``RULES_FIELD``, written only when the game takes a rake.
+RAKE_NAMES = ("rake_percent", "rake_cap", "rake_no_draw_no_drop")
+#: User-defined field: the chips the house took, as the record says (a hand replayed
+#: from a record that carries its site's rake).
+RAKE_FIELD = "_rake"
 OPTION_NAMES = (
     "raise_cap",
     "big_blind_is_bet",

@@ -23,6 +23,8 @@ from triple_draw.phh.base import (
     OPTION_NAMES,
     OPTIONAL,
     REQUIRED,
+    RAKE_FIELD,
+    RAKE_NAMES,
     RULES_FIELD,
     STAKE_NAMES,
     VARIANT,
@@ -37,6 +39,7 @@ from triple_draw.phh.base import (
 from triple_draw.phh.actions import Act
 from triple_draw.phh.infer import Cards
 from triple_draw.phh.solve import Plan, Solver, Unsolved, named, recorded_stubs
+from triple_draw.phh.record import has_unknown, replay_record
 from triple_draw.phh.replay import MuckWins, OrderError, replay
 from triple_draw.phh.timing import Serves, Timing, find_reshuffles, find_serves
 
@@ -69,12 +72,40 @@ def loads(
     - ``check_finishing_stacks``: if the hand is over and the file gives
       ``finishing_stacks``, they must equal the replayed stacks.
 
+    A history that leaves cards unknown (``??``: one player's view) is replayed as it is,
+    as a hand with unknown cards (``Hand.is_record``; docs/engine.md, *Records with
+    unknown cards*): nothing is searched or invented. :func:`complete` deals its unknown
+    cards instead.
+
     Raises :class:`HistoryError` naming the line and action at fault, for any text.
     """
     data = parse_toml(text)
     if "variant" not in data and data and all(isinstance(v, dict) for v in data.values()):
         raise HistoryError(f"this is a .phhs text of {len(data)} hands: use loads_all")
     return _load_one(data, Locator(text), rules, seed, core, check_finishing_stacks)
+
+
+def complete(
+    text: str,
+    *,
+    rules: Rules | None = None,
+    seed: int | None = None,
+    core: Any = None,
+    check_finishing_stacks: bool = True,
+) -> Hand:
+    """Replay the PHH ``text`` of one hand into a fully dealt :class:`Hand`: every unknown
+    (``??``) card is chosen among the cards the deal could have given at that moment under
+    the hand's rules - by a bounded search where a quick choice gets stuck (``seed``
+    seeds the choices and the deck that deals on). The hand can be played on, saved with
+    ``to_dict`` and analysed like any other; the chosen cards are one possibility, not
+    what was dealt. Raises :class:`HistoryError` if no choice fits the history (or, for a
+    history needing more than the search's bound, after the random retries)."""
+    data = parse_toml(text)
+    if "variant" not in data and data and all(isinstance(v, dict) for v in data.values()):
+        raise HistoryError(f"this is a .phhs text of {len(data)} hands: complete one at a time")
+    return _load_one(
+        data, Locator(text), rules, seed, core, check_finishing_stacks, complete=True
+    )
 
 
 def loads_all(
@@ -186,7 +217,7 @@ def _rules_for(data: dict[str, Any], n: int, rules: Rules | None) -> Rules:
                             f"{RULES_FIELD}.{k} = {v} disagrees with the PHH stakes ({stakes[k]})"
                         )
                     continue
-                if k not in OPTION_NAMES:
+                if k not in OPTION_NAMES and k not in RAKE_NAMES:
                     raise HistoryError(f"{RULES_FIELD}: unknown rule option {k[:40]!r}")
                 if isinstance(v, Decimal) or (isinstance(v, int) and not isinstance(v, bool)):
                     number = whole(v)
@@ -266,6 +297,8 @@ def _load_one(
     seed: int | None,
     core: Any,
     check: bool,
+    *,
+    complete: bool = False,
 ) -> Hand:
     where = loc.prefix()
     for name in REQUIRED:
@@ -300,6 +333,18 @@ def _load_one(
         raise HistoryError(f"{where}{e}") from None
     acts = parse_actions(data["actions"], n, loc)
     core = _coremod.resolve_core(core)
+    rake = data.get(RAKE_FIELD)
+    if rake is not None:
+        rake = chips(rake, RAKE_FIELD)
+        if complete:
+            raise HistoryError(
+                f"{where}{RAKE_FIELD}: a recorded rake is replayed only as a record (loads)"
+            )
+    if not complete and (rake is not None or has_unknown(acts)):
+        return replay_record(
+            the_rules, stacks_phh, seat_of, button, acts, core, loc, finishing,
+            forced=forced, rake=rake,
+        )
     serves = find_serves(the_rules, stacks_phh, seat_of, button, acts, core, forced=forced)
     pokerstars = the_rules.reshuffle == "pokerstars"
     timings = _timings(serves, pokerstars, pool_all=the_rules.reshuffle == "pokerkit")

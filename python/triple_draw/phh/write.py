@@ -17,6 +17,8 @@ from triple_draw.phh.base import (
     OPTION_NAMES,
     OPTIONAL,
     PER_PLAYER,
+    RAKE_FIELD,
+    RAKE_NAMES,
     RULES_FIELD,
     STUB_NOTE,
     VARIANT,
@@ -122,6 +124,11 @@ def _document(hand: Hand, viewer: Any, fields: dict[str, Any]) -> dict[str, Any]
         _check_field(name, value)
         doc[name] = value
     doc[RULES_FIELD] = {k: getattr(rules, k) for k in OPTION_NAMES}
+    doc[RULES_FIELD].update(
+        (k, v) for k, v in rules.to_dict().items() if k in RAKE_NAMES
+    )  # only when the game takes a rake (to_dict leaves out "no rake")
+    if hand.is_record and hand._rake_given is not None:
+        doc[RAKE_FIELD] = hand._rake_given
     if forced is not None:
         doc[FORCED_FIELD] = forced
     return doc
@@ -282,5 +289,6 @@ _SILENT = frozenset(
         "begin_draw",
         "return",
         "win",
+        "rake",
     )
 )
