@@ -138,14 +138,14 @@ def replay_record(
     while hand.phase == "showdown":
         seat = hand.actor
         assert seat is not None
-        a: Act | None = shows.pop(seat) if seat in shows else None
+        said: Act | None = shows.pop(seat) if seat in shows else None
         try:
-            if a is None or a.verb == "muck":
+            if said is None or said.verb == "muck":
                 hand.muck()
             else:
-                hand.show(a.cards)
+                hand.show(said.cards)
         except TripleDrawError as e:
-            raise fail(a, name(e)) if a is not None else HistoryError(name(e)) from None
+            raise fail(said, name(e)) if said is not None else HistoryError(name(e)) from None
     for seat, a in shows.items():
         if not hand.is_over:
             raise fail(a, f"p{a.player + 1} shows or mucks before the showdown")
