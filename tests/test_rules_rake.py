@@ -51,6 +51,21 @@ def test_percentage_rounded_down_and_capped() -> None:
             assert back.to_dict() == h.to_dict()
 
 
+def test_rounding_half_to_even() -> None:
+    from fractions import Fraction
+
+    from triple_draw.game.showdown import rake_of
+
+    h = Hand(Rules(rake_percent="5", rake_rounding="half-even"), [100] * 3, seed=1)
+    # 5% of 10 is 0.5 (to 0), of 30 is 1.5 (to 2), of 29 is 1.45 (to 1), of 31 is 1.55 (2)
+    assert [rake_of(h, pot, True) for pot in (10, 30, 29, 31)] == [0, 2, 1, 2]
+    h = Hand(Rules(rake_percent="5"), [100] * 3, seed=1)
+    assert [rake_of(h, pot, True) for pot in (10, 30, 29, 31)] == [0, 1, 1, 1]
+    assert Rules(rake_percent="5").compiled.rake == Fraction(1, 20)
+    with pytest.raises(RulesError, match="rake_rounding"):
+        Rules(rake_rounding="up")
+
+
 def test_no_draw_no_drop() -> None:
     h = Hand(Rules(rake_percent="5"), [100] * 3, seed=1)
     h.bet_or_raise()

@@ -53,7 +53,16 @@ _BOOL_FIELDS = (
 )
 #: The rake fields and their defaults (no rake): a document leaves them out at these
 #: values, so the documents of hands without rake are those of earlier versions.
-RAKE_DEFAULTS: dict[str, Any] = {"rake_percent": "0", "rake_cap": 0, "rake_no_draw_no_drop": True}
+RAKE_DEFAULTS: dict[str, Any] = {
+    "rake_percent": "0",
+    "rake_cap": 0,
+    "rake_no_draw_no_drop": True,
+    "rake_rounding": "down",
+}
+#: How the rake is rounded to the chip: down (the old incremental schedules: "one chip per
+#: twenty in the pot"), or to the nearest chip with halves to even (PokerStars' "true
+#: percentage" rake)
+RAKE_ROUNDINGS = ("down", "half-even")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +96,7 @@ class CompiledRules:
     rake: Fraction = Fraction(0)
     rake_cap: int = 0
     rake_no_draw_no_drop: bool = True
+    rake_half_even: bool = False
 
 
 def _check_int(name: str, value: object) -> int:
@@ -131,6 +141,8 @@ class Rules:
         rake_cap: the most chips the rake takes from one hand (0: no cap).
         rake_no_draw_no_drop: no rake from a hand that ends before the first draw
             (True, as card rooms and sites do).
+        rake_rounding: ``"down"`` (to the chip below) or ``"half-even"`` (to the
+            nearest chip, halves to the even one).
 
     >>> Rules().raise_cap, Rules().reshuffle
     (3, 'served-discards')
@@ -155,6 +167,7 @@ class Rules:
     rake_percent: str = "0"
     rake_cap: int = 0
     rake_no_draw_no_drop: bool = True
+    rake_rounding: str = "down"
     #: the options as the engine reads them (derived from the fields above)
     compiled: CompiledRules = field(init=False, repr=False, compare=False, hash=False)
 
@@ -193,6 +206,7 @@ class Rules:
             ("short_all_in", SHORT_ALL_IN),
             ("draw_procedure", DRAW_PROCEDURES),
             ("reshuffle", RESHUFFLES),
+            ("rake_rounding", RAKE_ROUNDINGS),
         ):
             value = getattr(self, name)
             if value not in allowed or type(value) is not str:
@@ -223,6 +237,7 @@ class Rules:
             rake=rake,
             rake_cap=self.rake_cap,
             rake_no_draw_no_drop=self.rake_no_draw_no_drop,
+            rake_half_even=self.rake_rounding == "half-even",
         )
         object.__setattr__(self, "compiled", compiled)
 

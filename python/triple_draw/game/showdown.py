@@ -146,7 +146,7 @@ def rake_of(st: HandState, pot: int, drew: bool) -> int:
     rc = st._rc
     if not rc.rake or (not drew and rc.rake_no_draw_no_drop):
         return 0
-    r = int(pot * rc.rake)  # rounded down to the chip
+    r = round(pot * rc.rake) if rc.rake_half_even else int(pot * rc.rake)
     return r if not rc.rake_cap or r < rc.rake_cap else rc.rake_cap
 
 

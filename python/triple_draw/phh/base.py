@@ -94,7 +94,7 @@ GENERATED = frozenset(REQUIRED) | {
 }
 #: Rule options kept in RULES_FIELD (the stakes are PHH fields).
 #: The rake options of ``RULES_FIELD``, written only when the game takes a rake.
-RAKE_NAMES = ("rake_percent", "rake_cap", "rake_no_draw_no_drop")
+RAKE_NAMES = ("rake_percent", "rake_cap", "rake_no_draw_no_drop", "rake_rounding")
 #: User-defined field: the chips the house took, as the record says (a hand replayed
 #: from a record that carries its site's rake).
 RAKE_FIELD = "_rake"
