@@ -18,11 +18,15 @@ Actions written and read::
     p1 sd / p1 sd 7hQs        stand pat / discard
     p1 sm 7h6c4c3d2c / p1 sm  show / muck at showdown (``p1 sm -``: show as held)
 
-Unknown cards are ``??``: cards shown later (at showdown, or discarded face up) fill in
-what was unknown before; ``loads`` chooses the rest among the cards the deal could give at
-that moment under the hand's rules (a hand mucked unseen at showdown gets losing cards:
-our showdown is automatic). The replay runs under the hand's own rules, and the engine
-checks every dealt card when it is dealt, so it reshuffles where the original did.
+Unknown cards are ``??``. ``loads`` replays a history with unknown cards (a player's
+view) as it is, as a hand with unknown cards (``Hand(..., record=True)``): nothing is
+searched or invented, and the engine checks every card the history names where it
+appears. ``complete`` deals the unknown cards instead, for a fully dealt hand: cards
+shown later (at showdown, or discarded face up) fill in what was unknown before, and the
+rest are chosen among the cards the deal could give at that moment under the hand's
+rules (a hand mucked unseen at showdown gets losing cards: a dealt hand's showdown is
+automatic). Either replay runs under the hand's own rules, so it reshuffles where the
+original did.
 Anything malformed or illegal raises :class:`~triple_draw.errors.HistoryError` naming
 the line and the action.
 The module is a package split by job, each part importing only the ones before it:
