@@ -93,7 +93,7 @@ def test_discards_of_unknown_cards_are_counted() -> None:
     h = three_way()
     to_draw(h)
     h.discard([])  # the hero
-    refused(h, lambda: h.discard(["7c"]), "does not hold")
+    refused(h, lambda: h.discard(["7c"]), "cannot hold 7c: seat 1 holds it")
     refused(h, lambda: h.discard(["??"] * 6), "at most five|does not hold|unknown")
     refused(h, lambda: h.discard("junk"), "bad discard")
     choices = h.legal_actions()
