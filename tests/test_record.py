@@ -290,3 +290,52 @@ def test_a_hand_won_before_the_showdown() -> None:
     assert h.is_over
     res = h.result
     assert res is not None and res.winners == (2,) and res.net == (0, -1, 1)
+
+
+def test_a_discard_shown_face_up_names_one_of_his_unknown_cards() -> None:
+    h = three_way()
+    to_draw(h)
+    h.discard([])
+    h.discard(["Kd", "??"])  # seat 2 shows one of his discards
+    assert h.hole_text(2) == ("??",) * 3  # (declared: his replacements come after seat 0's)
+    h.discard([])
+    assert h.hole_text(2) == ("??",) * 5
+    assert "Kd" in [c for e in h.history if e.kind == "discard" for c in e.cards or ()]
+    to_draw(h)
+    refused(h, lambda: h.discard(["5d"], receive=["Kd"]), "out of play")
+
+
+RULE_SETS = [
+    Rules(max_players=8),
+    Rules.online(2, max_players=8),
+    Rules.pokerkit(max_players=8),
+    Rules(burn_cards=True, max_players=8),
+    Rules.online(2, burn_cards=True, max_players=8),
+    Rules(rake_percent="5", rake_cap=3, max_players=8),
+]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"{r.reshuffle}-{r.burn_cards}")
+def test_every_players_view_replays_as_a_record(rules: Rules) -> None:
+    import random
+
+    from triple_draw import phh
+
+    for n in range(2, 9):
+        for seed in range(4):
+            h = Hand(rules, [200] * n, seed=seed)
+            rng = random.Random(seed)
+            while not h.is_over:
+                acts = h.legal_actions()
+                if h.in_draw:  # draw heavily, so that the stub runs out
+                    h.apply(acts[rng.choice((0, 31, 31, 15, 7))])
+                else:
+                    h.apply(rng.choice(acts[1:]) if rng.random() < 0.85 else acts[0])
+            for viewer in range(n):
+                back = phh.loads(phh.dumps(h, viewer=viewer))
+                assert back.is_record
+                assert back.stacks == h.stacks
+                assert back.result.rake == h.result.rake
+                assert back.hole_text(viewer) == h.hole_text(viewer)
+                again = phh.loads(phh.dumps(back))  # a record writes back as itself
+                assert again.stacks == h.stacks and again.history == back.history
