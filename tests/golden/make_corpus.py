@@ -42,6 +42,8 @@ def rule_sets() -> list[tuple[str, Rules]]:
         ("muck", base.replace(muck_beaten_hands=True)),
         ("bb-not-bet", base.replace(big_blind_is_bet=False)),
         ("big-stakes", Rules(small_blind=5, big_blind=10, small_bet=10, big_bet=20, max_players=8)),
+        ("rake", base.replace(rake_percent="5", rake_cap=3)),
+        ("rake-half-even", Rules.online(max_players=8, rake_percent="4.5", rake_rounding="half-even")),
     ]
 
 
@@ -88,11 +90,61 @@ def cases() -> list[dict[str, Any]]:
                     }
                 )
                 k += 1
+    # forced bets: antes, no small blind, live and dead entry posts, blinds and posts left
+    # short or all-in by the ante (their own stream: the cases above stay as they were)
+    forced = random.Random(20261202)
+    named = dict(rule_sets())
+    for name in ("ante", "default", "rake", "online"):
+        rules = named[name]
+        for n in range(2, 9):
+            for _ in range(3):
+                stacks = [forced.choice([1, 2, 3, 5, 9, 40, 200]) for _ in range(n)]
+                button = forced.randrange(n)
+                options: dict[str, Any] = {}
+                if n > 2 and forced.random() < 0.5:
+                    options["no_small_blind"] = True
+                sb, bb = _blinds(n, button, options.get("no_small_blind", False))
+                others = [s for s in range(n) if s not in (sb, bb)]
+                posts = {}
+                for s in forced.sample(others, min(len(others), forced.randrange(3))):
+                    live = forced.choice([0, rules.big_blind])
+                    dead = forced.choice([0, rules.small_blind]) if live else rules.small_blind
+                    posts[s] = [live, dead]
+                if posts:
+                    options["posts"] = [[s, *v] for s, v in sorted(posts.items())]
+                out.append(
+                    {
+                        "id": k,
+                        "rules_name": name,
+                        "rules": rules.to_dict(),
+                        "stacks": stacks,
+                        "button": button,
+                        "seed": forced.randrange(2**63),
+                        "policy_seed": forced.randrange(2**32),
+                        "throw": forced.choice([0.2, 0.7]),
+                        "aggression": forced.choice([0.1, 0.6]),
+                        "forced": options,
+                    }
+                )
+                k += 1
     return out
 
 
+def _blinds(n: int, button: int, no_small_blind: bool) -> tuple[int | None, int]:
+    if no_small_blind:
+        return None, (button + 1) % n
+    if n == 2:
+        return button, 1 - button
+    return (button + 1) % n, (button + 2) % n
+
+
 def build(case: dict[str, Any]) -> Hand:
-    hand = Hand(Rules.from_dict(case["rules"]), case["stacks"], case["button"], case["seed"])
+    options = dict(case.get("forced", {}))
+    if "posts" in options:
+        options["posts"] = {s: (live, dead) for s, live, dead in options["posts"]}
+    hand = Hand(
+        Rules.from_dict(case["rules"]), case["stacks"], case["button"], case["seed"], **options
+    )
     play(hand, random.Random(case["policy_seed"]), case["throw"], case["aggression"])
     return hand
 

@@ -290,12 +290,14 @@ def _rebuild(cls: type[S], d: dict[str, Any], core: Any) -> S:
     except DeckError as e:
         raise SchemaError(f"$.deck: {e}") from None
     first_error: SchemaError | None = None
+    options = forced_bet_candidates(events, n, d["button"], rules, start)
     for missing in _missing_candidates(d, events, dealt, seen, rules):
-        try:
-            return _replay(cls, d, core, rules, events, dealt, draws, missing, deck)
-        except SchemaError as e:
-            if first_error is None:
-                first_error = e
+        for forced in options:
+            try:
+                return _replay(cls, d, core, rules, events, dealt, draws, missing, deck, forced)
+            except SchemaError as e:
+                if first_error is None:
+                    first_error = e
     assert first_error is not None
     raise first_error
 
@@ -351,6 +353,7 @@ def _replay(
     draws: list[list[tuple[int, tuple[int, ...]]]],
     missing: frozenset[int],
     deck: Any,
+    forced: dict[str, Any],
 ) -> S:
     """The hand the document's start and actions give (``missing``: the cards the
     starting deck lacked), checked against the whole document."""
@@ -381,7 +384,7 @@ def _replay(
             deck=deck0,
             core=core,
             withhold=d["withheld"],
-            **forced_bets(events, n, d["button"], rules),
+            **forced,
         )
     except TripleDrawError as e:
         raise SchemaError(f"hand document: the starting state: {e}") from None
@@ -446,6 +449,63 @@ def _replay(
                 f"{_short(want)}"
             )
     return h
+
+
+def forced_bet_candidates(
+    events: list[LogEntry], n: int, button: int, rules: Rules, start: Sequence[int]
+) -> list[dict[str, Any]]:
+    """The ``Hand`` options that may have posted the forced bets a history opens with,
+    most likely first: :func:`forced_bets`, then each way with or without a small blind
+    whose blinds' posts, as ``Hand`` makes them from the starting stacks, are the
+    history's. (A blind that an ante left with no chips posts nothing and leaves no
+    event: the history alone does not say whether there was a small blind, nor whether
+    a big blind event is the blind's or an entry post; the replay of each candidate
+    against the whole document decides.)"""
+    out = [forced_bets(events, n, button, rules)]
+    posts = []
+    for e in events:
+        if e[0] not in (ev.POST_ANTE, ev.POST_SMALL_BLIND, ev.POST_BIG_BLIND):
+            break
+        posts.append(e)
+    if type(button) is not int or not 0 <= button < n or len(start) != n:
+        return out
+    left = [x if type(x) is int else 0 for x in start]
+    k = 0
+    if rules.ante:
+        while k < len(posts) and posts[k][0] == ev.POST_ANTE and posts[k][1] is not None:
+            seat = posts[k][1]
+            if 0 <= seat < n and type(posts[k][2]) is int:
+                left[seat] -= posts[k][2]
+            k += 1
+    for no_sb in (False, True) if n > 2 else (False,):
+        if no_sb:
+            sb, bb = None, (button + 1) % n
+        elif n == 2:
+            sb, bb = button, 1 - button
+        else:
+            sb, bb = (button + 1) % n, (button + 2) % n
+        want = []
+        if sb is not None and min(rules.small_blind, left[sb]) > 0:
+            want.append((ev.POST_SMALL_BLIND, sb, min(rules.small_blind, left[sb]), None))
+        if min(rules.big_blind, left[bb]) > 0:
+            want.append((ev.POST_BIG_BLIND, bb, min(rules.big_blind, left[bb]), None))
+        if posts[k : k + len(want)] != want:
+            continue
+        extra: dict[int, list[int]] = {}
+        for kind, seat, amount, _cards in posts[k + len(want) :]:
+            if seat is None or type(amount) is not int or seat in (sb, bb):
+                break
+            live_dead = extra.setdefault(seat, [0, 0])
+            live_dead[0 if kind == ev.POST_BIG_BLIND else 1] += amount
+        else:
+            options: dict[str, Any] = {}
+            if no_sb:
+                options["no_small_blind"] = True
+            if extra:
+                options["posts"] = {s: (live, dead) for s, (live, dead) in extra.items()}
+            if options not in out:
+                out.append(options)
+    return out
 
 
 def forced_bets(events: list[LogEntry], n: int, button: int, rules: Rules) -> dict[str, Any]:
