@@ -43,7 +43,10 @@ def rule_sets() -> list[tuple[str, Rules]]:
         ("bb-not-bet", base.replace(big_blind_is_bet=False)),
         ("big-stakes", Rules(small_blind=5, big_blind=10, small_bet=10, big_bet=20, max_players=8)),
         ("rake", base.replace(rake_percent="5", rake_cap=3)),
-        ("rake-half-even", Rules.online(max_players=8, rake_percent="4.5", rake_rounding="half-even")),
+        (
+            "rake-half-even",
+            Rules.online(max_players=8, rake_percent="4.5", rake_rounding="half-even"),
+        ),
     ]
 
 

@@ -473,9 +473,9 @@ def forced_bet_candidates(
     k = 0
     if rules.ante:
         while k < len(posts) and posts[k][0] == ev.POST_ANTE and posts[k][1] is not None:
-            seat = posts[k][1]
-            if 0 <= seat < n and type(posts[k][2]) is int:
-                left[seat] -= posts[k][2]
+            seat, amount = posts[k][1], posts[k][2]
+            if seat is not None and 0 <= seat < n and amount is not None:
+                left[seat] -= amount
             k += 1
     for no_sb in (False, True) if n > 2 else (False,):
         if no_sb:
