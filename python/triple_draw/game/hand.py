@@ -52,7 +52,7 @@ from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids, to_record_ids
 from triple_draw.game.events import CHECKS, FOLDS, ROUND_BEGINS, Event, LogEntry, to_event
 from triple_draw.game.phase import BET, CALL_ONLY, DONE, DRAW, MAY_RAISE, OVER, PHASES, SHOWDOWN
 from triple_draw.game.record import RecordStub, with_named
-from triple_draw.game.rules import UNCAPPED, Rules
+from triple_draw.game.rules import MAX_CHIPS, UNCAPPED, Rules
 from triple_draw.game.showdown import finish, hand_result, muck_at_showdown, show_at_showdown
 from triple_draw.game.state import FIELDS, HandState
 from triple_draw.game.view import ViewCache
@@ -162,8 +162,10 @@ class Hand(HandState):
         if not 2 <= n <= rules.max_players:
             raise ArgumentError(f"stacks: a hand needs 2..{rules.max_players} players, got {n}")
         for x in stacks:
-            if type(x) is not int or x <= 0:
-                raise ArgumentError(f"stacks: every stack must be an int > 0, got {x!r}")
+            if type(x) is not int or not 0 < x <= MAX_CHIPS:
+                raise ArgumentError(
+                    f"stacks: every stack must be an int > 0 and at most {MAX_CHIPS}, got {x!r}"
+                )
         if type(button) is not int or not 0 <= button < n:
             raise ArgumentError(f"button must be a seat 0..{n - 1}, got {button!r}")
         if seed is not None and type(seed) is not int:
@@ -1000,7 +1002,7 @@ def _forced_bets(
                 or len(v) != 2
                 or any(type(x) is not int for x in v)
                 or not 0 <= v[0] <= rules.big_blind
-                or v[1] < 0
+                or not 0 <= v[1] <= MAX_CHIPS
                 or v[0] + v[1] == 0
             ):
                 raise ArgumentError(

@@ -23,6 +23,8 @@ __all__ = [
     "DRAW_PROCEDURES",
     "RESHUFFLES",
     "UNCAPPED",
+    "MAX_CHIPS",
+    "MAX_RAISE_CAP",
 ]
 
 SHORT_ALL_IN = ("half-bet", "full-raise")
@@ -31,8 +33,17 @@ RESHUFFLES = ("served-discards", "pokerstars", "pokerkit")
 MIN_PLAYERS = 2
 #: The largest table the rules allow ("option: up to 8").
 MAX_PLAYERS = 8
-#: Stands in for "no cap" in the engine's count of full bets and raises.
-UNCAPPED = 1 << 62
+#: The most chips a stack or a stake holds: 2**50 - 1, so that all the chips of a full
+#: table together stay below 2**53 and every count is exact as a JSON number, in a double
+#: and in the compiled core's 64-bit integers (docs/security.md).
+MAX_CHIPS = 2**50 - 1
+#: The most raises after the bet a round may allow (``Rules.raise_cap``): card rooms
+#: allow 3 or 4; the bound keeps every hand's document within the reader's limit.
+MAX_RAISE_CAP = 100
+#: Stands in for "no cap" in the engine's count of full bets and raises: the most full
+#: bets and raises a round without a cap (heads-up, ``heads_up_uncapped``) holds - a
+#: bound no real hand reaches, so that every hand's document is bounded too.
+UNCAPPED = 250
 
 _INT_FIELDS = (
     "small_blind",
@@ -102,6 +113,8 @@ class CompiledRules:
 def _check_int(name: str, value: object) -> int:
     if type(value) is not int:  # bool is an int subclass but is not a stake
         raise RulesError(f"Rules.{name} must be an int, got {value!r}")
+    if value > MAX_CHIPS:
+        raise RulesError(f"Rules.{name} must be at most {MAX_CHIPS}, got {value}")
     return value
 
 
@@ -200,8 +213,10 @@ class Rules:
             raise RulesError(f"Rules.ante must be >= 0, got {self.ante}")
         if self.rake_cap < 0:
             raise RulesError(f"Rules.rake_cap must be >= 0 (0: no cap), got {self.rake_cap}")
-        if self.raise_cap < 1:
-            raise RulesError(f"Rules.raise_cap must be >= 1, got {self.raise_cap}")
+        if not 1 <= self.raise_cap <= MAX_RAISE_CAP:
+            raise RulesError(
+                f"Rules.raise_cap must be 1..{MAX_RAISE_CAP}, got {self.raise_cap}"
+            )
         for name, allowed in (
             ("short_all_in", SHORT_ALL_IN),
             ("draw_procedure", DRAW_PROCEDURES),

@@ -32,7 +32,7 @@ from typing import Any
 
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError, SchemaError
 from triple_draw.game.hand import Hand
-from triple_draw.game.rules import Rules
+from triple_draw.game.rules import MAX_CHIPS, Rules
 
 __all__ = ["Table", "TABLE_SCHEMA_VERSION", "BUTTON_RULES", "ENTRY_CHOICES", "STATUSES"]
 
@@ -277,6 +277,11 @@ class Table:
         self._between_hands("rebuy")
         self._check_seat(seat)
         _check_stack(chips)
+        held = self._seats[seat]
+        if held is not None and held + chips > MAX_CHIPS:
+            raise ArgumentError(
+                f"rebuy: seat {seat} would have {held + chips} chips, more than {MAX_CHIPS}"
+            )
         if self._seats[seat] is not None:
             self._seats[seat] += chips  # type: ignore[operator]
         elif seat in self._busted:
@@ -580,8 +585,8 @@ class Table:
 
 
 def _check_stack(stack: Any) -> None:
-    if type(stack) is not int or stack <= 0:
-        raise ArgumentError(f"a stack must be an int > 0, got {stack!r}")
+    if type(stack) is not int or not 0 < stack <= MAX_CHIPS:
+        raise ArgumentError(f"a stack must be an int > 0 and at most {MAX_CHIPS}, got {stack!r}")
 
 
 def _check_post(post: Any) -> None:
@@ -642,7 +647,7 @@ def _load(cls: Any, d: Any, core: Any) -> Table:
             continue
         if not isinstance(x, dict) or sorted(x) != ["owes", "post", "stack", "status"]:
             raise SchemaError(f"seats[{s}] must be null or hold stack, status, owes and post")
-        t._seats[s] = _int(x["stack"], f"seats[{s}].stack", 1)
+        t._seats[s] = _int(x["stack"], f"seats[{s}].stack", 1, MAX_CHIPS)
         if x["status"] not in STATUSES:
             raise SchemaError(f"seats[{s}].status must be one of {STATUSES}, got {x['status']!r}")
         if x["owes"] not in _OWES:

@@ -17,6 +17,7 @@ from typing import Any
 
 from triple_draw.errors import HistoryError
 from triple_draw.game.cards import CARD_TEXT
+from triple_draw.game.rules import MAX_CHIPS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -211,6 +212,8 @@ def chips(value: Any, what: str, minimum: int = 0) -> int:
         )
     if n < minimum:
         raise HistoryError(f"{what} must be >= {minimum}, got {n}")
+    if n > MAX_CHIPS:
+        raise HistoryError(f"{what} must be at most {MAX_CHIPS} chips, got {n}")
     return n
 
 
