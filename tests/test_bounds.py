@@ -57,7 +57,12 @@ def test_the_biggest_stacks_play_and_view_without_overflow() -> None:
     h = Hand(Rules(), [MAX_CHIPS] * 6, seed=1)
     while not h.is_over:
         h.view(h.actor)
-        h.bet_or_raise() if h.can_bet_or_raise() else h.discard([]) if h.in_draw else h.check_or_call()
+        if h.in_draw:
+            h.discard([])
+        elif h.can_bet_or_raise():
+            h.bet_or_raise()
+        else:
+            h.check_or_call()
     assert sum(h.stacks) == 6 * MAX_CHIPS
     assert sum(h.stacks) < 2**53
     h.view(0)
