@@ -75,10 +75,13 @@ def parse_target(text: str) -> Any:
     t = text.strip()
     if t.lower().startswith("rank:"):
         t = t[5:].strip()
-        if not t.isdigit():
-            raise UsageError(f"bad rank {text!r}: write rank:N with N from 1 to {NUM_CLASSES}")
+        if not (t.isascii() and t.isdigit()) or len(t) > 10:
+            shown = text if len(text) <= 30 else text[:24] + "..."
+            raise UsageError(f"bad rank {shown!r}: write rank:N with N from 1 to {NUM_CLASSES}")
         return int(t)
-    if t.isdigit() and len(t) >= 2 and t != "10":
+    if t.isascii() and t.isdigit() and len(t) >= 2 and t != "10":
+        if len(t) > 10:
+            raise UsageError(f"bad rank {t[:24]}...: a rank is a number from 1 to {NUM_CLASSES}")
         return int(t)
     return t
 
