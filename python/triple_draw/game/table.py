@@ -30,7 +30,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError, SchemaError
+from triple_draw.errors import (
+    ArgumentError,
+    ArgumentTypeError,
+    IllegalActionError,
+    SchemaError,
+    TripleDrawError,
+)
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_CHIPS, Rules
 
@@ -707,6 +713,60 @@ def _load(cls: Any, d: Any, core: Any) -> Table:
     return t  # type: ignore[no-any-return]
 
 
+def _check_hand_agrees(
+    t: Any, hand: Hand, smap: list[int], sb: int | None, posts: dict[int, tuple[int, int]], m: int
+) -> None:
+    """What a table's document says of its current hand must be what the table's rules
+    make of it (docs/security.md): the same rules, the hand's button where the table's
+    button puts it, its small blind where the table's positions say, the entry posts the
+    hand's history opens with, and - once the hand is over - no chips lost since."""
+    if hand.rules != t.rules:
+        raise SchemaError("hand.state.rules: the hand is played under other rules than the table's")
+    btn = t._last[0]
+    dealt = set(smap)
+    hbtn = next(x for x in ((btn - k) % m for k in range(m)) if x in dealt)
+    if smap[hand.button] != hbtn:
+        raise SchemaError(
+            f"hand.state.button: the table's button (seat {btn}) gives the hand's button to "
+            f"table seat {hbtn}, not {smap[hand.button]}"
+        )
+    if sb is not None and t._last[1] != sb:
+        raise SchemaError("last_blinds[1] must be the current hand's small blind")
+    # the entry posts: the hand opens with the forced bets that these posts make
+    idx = {x: i for i, x in enumerate(smap)}
+    try:
+        again = Hand(
+            t.rules,
+            hand.starting_stacks,
+            hand.button,
+            seed=0,
+            no_small_blind=hand.small_blind_seat is None,
+            posts={idx[x]: v for x, v in posts.items()} or None,
+        )
+    except TripleDrawError as e:
+        raise SchemaError(f"hand.posts: {e}") from None
+    forced = ("post_ante", "post_small_blind", "post_big_blind")
+    mine = [e for e in hand.history if e.kind in forced]
+    if [e for e in again.history if e.kind in forced] != mine:
+        raise SchemaError("hand.posts: the hand's forced bets are not what these posts make")
+    if not hand.is_over:
+        return
+    # between hands chips only come in (rebuys): a seat still held by the hand's player
+    # (not a new player, who owes "new") holds at least what the hand left him
+    final = hand.stacks
+    for i, x in enumerate(smap):
+        held = t._seats[x]
+        if held is None:
+            if x in t._busted and final[i]:
+                raise SchemaError(f"busted: seat {x} ended the hand with {final[i]} chips")
+            continue
+        if t._owes[x] != "new" and held < final[i]:
+            raise SchemaError(
+                f"seats[{x}].stack: {held} chips, but the hand left its player {final[i]} "
+                "(chips only come in between hands)"
+            )
+
+
 def _load_hand(t: Any, hd: Any, core: Any, m: int) -> None:
     keys = ["big_blind", "posts", "seat_map", "small_blind", "state"]
     if not isinstance(hd, dict) or sorted(hd) != keys:
@@ -734,6 +794,7 @@ def _load_hand(t: Any, hd: Any, core: Any, m: int) -> None:
         posts[p[0]] = (_int(p[1], "hand.posts live", 0), _int(p[2], "hand.posts dead", 0))
     if t._last is None or (t._last[2] != bb):
         raise SchemaError("last_blinds must hold the current hand's big blind")
+    _check_hand_agrees(t, hand, smap, sb, posts, m)
     over = hand.is_over
     # a finished hand is settled: its players may have left, rebought or sat out since,
     # and others may have sat down; while it runs its players' chips are in it
