@@ -270,6 +270,6 @@ def test_play_hint_names_the_call_the_prompt_offers() -> None:
 def test_a_target_of_thousands_of_digits_is_one_clear_line(
     capsys: pytest.CaptureFixture[str], target: str
 ) -> None:
-    code, out, err = run(capsys, "discard", "7c5d4h3sKd", "--target", target)
+    code, _out, err = run(capsys, "discard", "7c5d4h3sKd", "--target", target)
     assert code == 2 and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1 and "rank" in err and len(err) < 200
