@@ -16,6 +16,18 @@ from triple_draw import Hand, Rules
 EXAMPLES = int(os.environ.get("TD_EXAMPLES", "150"))
 
 
+def restores_at_every_decision(h: Hand, seed: int) -> None:
+    """Play ``h`` out at random; its document restores to itself at every decision."""
+    rng = random.Random(seed)
+    while True:
+        doc = h.to_dict()
+        assert Hand.from_dict(doc).to_dict() == doc
+        if h.is_over:
+            break
+        acts = h.legal_actions()
+        h.apply(acts[rng.randrange(len(acts))])
+
+
 @pytest.mark.parametrize(
     ("stacks", "button", "options"),
     [
@@ -27,15 +39,7 @@ EXAMPLES = int(os.environ.get("TD_EXAMPLES", "150"))
     ],
 )
 def test_the_engines_own_documents_restore(stacks: list[int], button: int, options: dict) -> None:
-    h = Hand(Rules(ante=1), stacks, button=button, seed=1, **options)
-    rng = random.Random(1)
-    while True:
-        doc = h.to_dict()
-        assert Hand.from_dict(doc).to_dict() == doc
-        if h.is_over:
-            break
-        acts = h.legal_actions()
-        h.apply(acts[rng.randrange(len(acts))])
+    restores_at_every_decision(Hand(Rules(ante=1), stacks, button=button, seed=1, **options), 1)
 
 
 @st.composite
@@ -73,12 +77,4 @@ def forced_hands(draw: st.DrawFn) -> tuple[Rules, list[int], int, dict, int]:
 @given(forced_hands())
 def test_random_forced_bets_round_trip_at_every_decision(case: tuple) -> None:
     rules, stacks, button, options, seed = case
-    h = Hand(rules, stacks, button=button, seed=seed, **options)
-    rng = random.Random(seed)
-    while True:
-        doc = h.to_dict()
-        assert Hand.from_dict(doc).to_dict() == doc
-        if h.is_over:
-            break
-        acts = h.legal_actions()
-        h.apply(acts[rng.randrange(len(acts))])
+    restores_at_every_decision(Hand(rules, stacks, button=button, seed=seed, **options), seed)

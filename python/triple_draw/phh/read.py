@@ -79,10 +79,17 @@ def loads(
 
     Raises :class:`HistoryError` naming the line and action at fault, for any text.
     """
+    data = _one_hand(text, "use loads_all")
+    return _load_one(data, Locator(text), rules, seed, core, check_finishing_stacks)
+
+
+def _one_hand(text: str, instead: str) -> dict[str, Any]:
+    """The TOML of a PHH text of one hand (a ``.phhs`` text of many is refused, saying
+    what to do ``instead``)."""
     data = parse_toml(text)
     if "variant" not in data and data and all(isinstance(v, dict) for v in data.values()):
-        raise HistoryError(f"this is a .phhs text of {len(data)} hands: use loads_all")
-    return _load_one(data, Locator(text), rules, seed, core, check_finishing_stacks)
+        raise HistoryError(f"this is a .phhs text of {len(data)} hands: {instead}")
+    return data
 
 
 def complete(
@@ -100,9 +107,7 @@ def complete(
     ``to_dict`` and analysed like any other; the chosen cards are one possibility, not
     what was dealt. Raises :class:`HistoryError` if no choice fits the history (or, for a
     history needing more than the search's bound, after the random retries)."""
-    data = parse_toml(text)
-    if "variant" not in data and data and all(isinstance(v, dict) for v in data.values()):
-        raise HistoryError(f"this is a .phhs text of {len(data)} hands: complete one at a time")
+    data = _one_hand(text, "complete one at a time")
     return _load_one(
         data, Locator(text), rules, seed, core, check_finishing_stacks, complete=True
     )

@@ -11,7 +11,6 @@ must be one nobody else is known to hold or to have thrown.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from triple_draw.errors import HistoryError, TripleDrawError
@@ -19,6 +18,7 @@ from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
 from triple_draw.phh.actions import Act
 from triple_draw.phh.base import Locator
+from triple_draw.phh.replay import bet, check_finishing, players_named
 
 __all__ = ["has_unknown", "replay_record"]
 
@@ -84,7 +84,7 @@ def replay_record(
         return HistoryError(f"{loc.where(a.i, a.text)}: {why}")
 
     def name(e: TripleDrawError) -> str:  # the engine names seats; the history players
-        return re.sub(r"\bseat (\d+)", lambda m: f"p{pl[int(m.group(1))] + 1}", str(e))
+        return players_named(e, pl)
 
     shows: dict[int, Act] = {}
     for a in acts[k0:]:
@@ -116,21 +116,10 @@ def replay_record(
                 hand.discard(list(a.cards), receive=got)
             elif hand.in_draw:
                 raise fail(a, f"p{a.player + 1} must draw now, not bet")
-            elif a.verb == "f":
-                hand.fold()
-            elif a.verb == "cc":
-                hand.check_or_call()
-            else:  # cbr
-                want = hand.bet_or_raise_amount()
-                if want is None:
-                    hand.bet_or_raise()  # raises IllegalActionError saying why not
-                if a.amount != want:
-                    kind = "bet" if hand.bet_level == 0 else "raise"
-                    raise fail(
-                        a, f"p{a.player + 1} can only {kind} to exactly {want} (fixed limit), "
-                        f"not {a.amount}"
-                    )
-                hand.bet_or_raise()
+            else:
+                why = bet(hand, a)
+                if why is not None:
+                    raise fail(a, why)
         except TripleDrawError as e:
             if isinstance(e, HistoryError):
                 raise
@@ -154,11 +143,5 @@ def replay_record(
                 a, f"p{a.player + 1} is not in a showdown (folded, or the hand was won "
                 "without one)"
             )
-    if finishing is not None and hand.is_over:
-        got_stacks = [hand.stacks[seat] for seat in seat_of]
-        if got_stacks != finishing:
-            raise HistoryError(
-                f"{loc.prefix()}finishing_stacks {finishing} disagree with the replayed hand, "
-                f"which ends with {got_stacks}"
-            )
+    check_finishing(hand, seat_of, finishing, loc)
     return hand

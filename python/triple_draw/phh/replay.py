@@ -129,26 +129,51 @@ def replay(
                     hand.discard(thrown, receive=got)
             elif hand.in_draw:
                 raise wrong(f"p{k + 1} must draw now, not bet ({_situation(hand, pl)})")
-            elif a.verb == "f":
-                hand.fold()
-            elif a.verb == "cc":
-                hand.check_or_call()
-            else:  # cbr
-                want = hand.bet_or_raise_amount()
-                if want is None:
-                    hand.bet_or_raise()  # raises IllegalActionError saying why not
-                if a.amount != want:
-                    kind = "bet" if hand.bet_level == 0 else "raise"
-                    raise wrong(
-                        f"p{k + 1} can only {kind} to exactly {want} (fixed limit), not {a.amount}"
-                    )
-                hand.bet_or_raise()
+            else:
+                why = bet(hand, a)
+                if why is not None:
+                    raise wrong(why)
         except IllegalActionError as e:
             # the engine names seats; the history names players
-            why = re.sub(r"\bseat (\d+)", lambda m: f"p{pl[int(m.group(1))] + 1}", str(e))
-            raise fail(why, a, HistoryError if a.verb == "sd" else OrderError) from None
+            cls = HistoryError if a.verb == "sd" else OrderError
+            raise fail(players_named(e, pl), a, cls) from None
     if shows:
         _check_showdown(hand, shows, seat_of, cards, loc)
+    check_finishing(hand, seat_of, finishing, loc)
+    return hand
+
+
+def bet(hand: Hand, a: Act) -> str | None:
+    """The betting action ``a`` (``f``, ``cc``, ``cbr``) of a history on ``hand``. Returns
+    why it is wrong if a bet or raise is not to the amount fixed limit gives (nothing
+    changes then); the engine's :class:`IllegalActionError` if it is not allowed."""
+    if a.verb == "f":
+        hand.fold()
+    elif a.verb == "cc":
+        hand.check_or_call()
+    else:  # cbr
+        want = hand.bet_or_raise_amount()
+        if want is None:
+            hand.bet_or_raise()  # raises IllegalActionError saying why not
+        if a.amount != want:
+            kind = "bet" if hand.bet_level == 0 else "raise"
+            return (
+                f"p{a.player + 1} can only {kind} to exactly {want} (fixed limit), "
+                f"not {a.amount}"
+            )
+        hand.bet_or_raise()
+    return None
+
+
+def players_named(e: Exception, pl: dict[int, int]) -> str:
+    """An engine error's message with its seats named as the history's players."""
+    return re.sub(r"\bseat (\d+)", lambda m: f"p{pl[int(m.group(1))] + 1}", str(e))
+
+
+def check_finishing(
+    hand: Hand, seat_of: list[int], finishing: list[int] | None, loc: Locator
+) -> None:
+    """A finished hand ends with the history's ``finishing_stacks`` (if it gives them)."""
     if finishing is not None and hand.is_over:
         got = [hand.stacks[seat] for seat in seat_of]
         if got != finishing:
@@ -156,7 +181,6 @@ def replay(
                 f"{loc.prefix()}finishing_stacks {finishing} disagree with the replayed hand, "
                 f"which ends with {got}"
             )
-    return hand
 
 
 def _choose_replacements(hand: Hand, cards: Cards, thrown: list[Any], r: list[Slot]) -> None:
