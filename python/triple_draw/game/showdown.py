@@ -41,7 +41,7 @@ def finish(st: HandState) -> None:
         stacks[seat] += amount
         st._returned = (seat, amount)
         log.append((ev.RETURN, seat, amount, None))
-    drew = st._phase != BET or st._street > 0  # the hand reached the first draw
+    phase = st._phase
     st._phase = OVER
     st._in_draw = False
     st._actor = None
@@ -51,7 +51,9 @@ def finish(st: HandState) -> None:
         # everyone else folded: the last player wins everything, no showdown
         w = live.index(True)
         amt = sum(total)
-        rake = rake_of(st, amt, drew)
+        rake = 0
+        if st._rc.rake or st._rake_given is not None:  # (the hand reached the first draw?)
+            rake = rake_of(st, amt, phase != BET or st._street > 0)
         if rake:
             st._rake = rake
             log.append((ev.RAKE, None, rake, None))
@@ -108,7 +110,9 @@ def _pay(st: HandState, pots: list[tuple[int, tuple[int, ...]]], ranks: list[int
     stacks = st._stacks
     log = st._log
     button = st._button
-    rake = rake_of(st, sum(a for a, _ in pots), True)
+    rake = 0
+    if st._rc.rake or st._rake_given is not None:
+        rake = rake_of(st, sum(a for a, _ in pots), True)
     if rake:
         st._rake = rake
         log.append((ev.RAKE, None, rake, None))
