@@ -11,6 +11,7 @@ import pytest
 from triple_draw import Hand, Rules
 from triple_draw.errors import (
     ArgumentError,
+    IllegalActionError,
     TripleDrawError,
     UnknownCardsError,
 )
@@ -339,3 +340,23 @@ def test_every_players_view_replays_as_a_record(rules: Rules) -> None:
                 assert back.hole_text(viewer) == h.hole_text(viewer)
                 again = phh.loads(phh.dumps(back))  # a record writes back as itself
                 assert again.stacks == h.stacks and again.history == back.history
+
+
+def test_the_errors_of_a_record_name_the_problem() -> None:
+    from triple_draw.errors import ArgumentTypeError
+
+    with pytest.raises(ArgumentTypeError, match="record must be a bool"):
+        Hand(Rules(), [100] * 3, record=1)  # type: ignore[arg-type]
+    dealt = Hand(Rules(), [100] * 3, seed=1)
+    with pytest.raises(IllegalActionError, match="automatic"):
+        dealt.show()
+    h = Hand(Rules(), [100] * 3, 0, hole_cards=[None, "7c5d??3s??", None], record=True)
+    refused(h, lambda: h.show(), "not at its showdown")
+    refused(h, lambda: h.muck(), "not at its showdown")
+    to_draw(h)
+    refused(h, lambda: h.discard(["??", "??", "??"]), "3 unknown cards: he holds 2")
+    # a recorded rake larger than the pot it comes from takes the pot, and says so
+    h = Hand(Rules(), [100] * 3, 0, hole_cards=[None, HERO, None], record=True, rake=50)
+    h.fold()
+    h.fold()
+    assert h.result.rake == 2 and sum(h.stacks) + h.result.rake == 300

@@ -138,15 +138,12 @@ def _pay(st: HandState, pots: list[tuple[int, tuple[int, ...]]], ranks: list[int
 
 def rake_of(st: HandState, pot: int, drew: bool) -> int:
     """The chips the house takes from a pot of ``pot`` chips (the uncalled bet already
-    returned): the record's rake, else the rules' percentage rounded down to the chip and
+    returned): the record's rake (at most the pot: a reader of a record compares what
+    was taken with what the record says), else the rules' percentage rounded down to the chip and
     capped - nothing from a hand that ended before the first draw under "no draw, no
     drop" (docs/rules.md: *The rake*)."""
-    if st._rake_given is not None:
-        if st._rake_given > pot:
-            raise IllegalActionError(
-                f"the record takes a rake of {st._rake_given} from a pot of {pot}"
-            )
-        return st._rake_given
+    if st._rake_given is not None:  # (never more than the pot: the hand still ends)
+        return st._rake_given if st._rake_given < pot else pot
     rc = st._rc
     if not rc.rake or (not drew and rc.rake_no_draw_no_drop):
         return 0
