@@ -224,6 +224,7 @@ class Hand(HandState):
             total[bb] += bet[bb]
         else:
             total = bet[:]
+        dead_chips: list[int] | None = None
         for s, live, dead in extra:  # live chips are a big blind, dead ones an ante
             x = live if live < st[s] else st[s]
             if x:
@@ -236,6 +237,10 @@ class Hand(HandState):
                 st[s] -= x
                 total[s] += x
                 log.append((POST_ANTE, s, x, None))
+                if dead_chips is None:
+                    dead_chips = [0] * n
+                dead_chips[s] = x
+        self._dead = None if dead_chips is None else tuple(dead_chips)
         self._stacks = st
         self._bet = bet
         self._total = total

@@ -88,6 +88,10 @@ class HandState:
     _bet: list[int]
     #: chips put in this hand
     _total: list[int]
+    #: the dead chips of each seat's post (a player coming in: a dead small blind), part of
+    #: ``_total`` but no bet - they go to the main pot and are matched by nobody
+    #: (``None``: no dead post)
+    _dead: tuple[int, ...] | None
 
     # -- who is in
     #: not folded
