@@ -65,6 +65,80 @@ def _seed(text: str) -> int:
     return v
 
 
+def _rake_percent(text: str) -> str:
+    """A ``--rake`` value: a percentage of the pot, 0 <= p < 100 with at most 4 decimals,
+    checked by the rules themselves (``Rules.rake_percent``)."""
+    from triple_draw.errors import RulesError
+    from triple_draw.game.rules import Rules
+
+    try:
+        return Rules(rake_percent=text).rake_percent
+    except RulesError:
+        raise argparse.ArgumentTypeError(
+            f"expected a percentage of the pot 0 <= p < 100 with at most 4 decimals "
+            f"(e.g. 5 or 4.5), got {text!r}"
+        ) from None
+
+
+def add_rake_options(p: argparse.ArgumentParser) -> None:
+    """--rake, --rake-cap, --rake-rounding and --rake-always (simulate and serve; the
+    ``Rules`` rake fields, docs/rules.md: *The rake*)."""
+    p.add_argument(
+        "--rake",
+        type=_rake_percent,
+        default=None,
+        metavar="PERCENT",
+        help="the house takes this percentage of each pot, e.g. 5 or 4.5 (default: no rake)",
+    )
+    p.add_argument(
+        "--rake-cap",
+        type=_int_range(0),
+        default=None,
+        metavar="CHIPS",
+        help="the most chips the rake takes from one hand (default 0: no cap)",
+    )
+    p.add_argument(
+        "--rake-rounding",
+        choices=("down", "half-even"),
+        default=None,
+        help="round the rake down to the chip (default) or to the nearest, halves to even",
+    )
+    p.add_argument(
+        "--rake-always",
+        action="store_true",
+        help="rake a hand that ends before the first draw too (default: no draw, no drop)",
+    )
+
+
+def rake_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``Rules`` rake fields of the rake options (empty without ``--rake``;
+    ArgumentError when another rake option comes without it)."""
+    from triple_draw.errors import ArgumentError
+
+    if args.rake is None:
+        given = [
+            name
+            for name, v in (
+                ("--rake-cap", args.rake_cap),
+                ("--rake-rounding", args.rake_rounding),
+                ("--rake-always", args.rake_always or None),
+            )
+            if v is not None
+        ]
+        if given:
+            raise ArgumentError(f"{', '.join(given)} needs --rake PERCENT")
+        return {}
+    fields: dict[str, Any] = {
+        "rake_percent": args.rake,
+        "rake_no_draw_no_drop": not args.rake_always,
+    }
+    if args.rake_cap is not None:
+        fields["rake_cap"] = args.rake_cap
+    if args.rake_rounding is not None:
+        fields["rake_rounding"] = args.rake_rounding
+    return fields
+
+
 def _add_sampling_options(
     p: argparse.ArgumentParser, *, trials_help: str, threads_help: str
 ) -> None:
@@ -170,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="independent",
         help="independent hands from equal stacks, or table sessions (stacks carry over)",
     )
+    add_rake_options(s)
     s.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     s.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     s.set_defaults(func=_cmd_simulate)
@@ -380,7 +455,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         "online": Rules.online,
         "pokerkit": Rules.pokerkit,
     }[args.rules]
-    rules = preset(args.small_bet, max_players=max(6, n))
+    rules = preset(args.small_bet, max_players=max(6, n), **rake_fields(args))
     progress = (not args.no_progress) and sys.stderr.isatty()
     result = simulate(
         bots,

@@ -242,6 +242,9 @@ class SimulationResult:
     showdowns: int
     #: chips in all pots together (after uncalled bets were returned)
     pot_total: int
+    #: chips the house took over all hands (the sum of ``HandResult.rake``; 0 without
+    #: rake): ``sum(seat.net) + rake_total == 0``
+    rake_total: int = 0
     elapsed: float = field(default=0.0, compare=False)
     worker_seconds: float = field(default=0.0, compare=False)
     executor: str = field(default="serial", compare=False)
@@ -268,6 +271,11 @@ class SimulationResult:
     def showdown_frequency(self) -> float:
         return self.showdowns / self.hands if self.hands else 0.0
 
+    @property
+    def takes_rake(self) -> bool:
+        """Do the rules take a rake (``Rules.rake_percent`` above 0)?"""
+        return bool(self.rules.compiled.rake)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (what ``triple-draw simulate --json`` prints)."""
         return {
@@ -282,6 +290,8 @@ class SimulationResult:
             "showdowns": self.showdowns,
             "showdown_frequency": self.showdown_frequency,
             "average_pot": self.average_pot,
+            # only when the rules take a rake: a run without one has the document it had
+            **({"rake_total": self.rake_total} if self.takes_rake else {}),
             "seats": [s.to_dict() for s in self.seats],
             "elapsed": self.elapsed,
             "hands_per_second": self.hands_per_second,
@@ -335,6 +345,17 @@ class SimulationResult:
             f"showdowns {100 * self.showdown_frequency:.1f}% of hands, "
             f"average pot {self.average_pot:.1f} chips"
         )
+        if self.takes_rake:
+            r = self.rules
+            terms = [f"{r.rake_percent}%", f"rounded {r.rake_rounding}"]
+            if r.rake_cap:
+                terms.append(f"cap {r.rake_cap}")
+            if r.rake_no_draw_no_drop:
+                terms.append("no draw, no drop")
+            lines.append(
+                f"rake ({', '.join(terms)}): {self.rake_total} chips taken, "
+                f"{self.rake_total / self.hands:.2f} per hand"
+            )
         lines.append(
             f"{self.hands_per_second:,.0f} hands/s ({self.elapsed:.2f} s on {self.executor}; "
             f"{self.hands_per_worker_second:,.0f} hands/s per worker)"
@@ -402,6 +423,7 @@ def _play_chunk(
     net, sq, won, sd, sdw, cats, rebuys = _zero_tallies(n)
     showdowns = 0
     pot_total = 0
+    rake_total = 0
     table = (
         Table(rules, [stack] * n, button=index % n, seed=rng.getrandbits(128), core=core)
         if mode == "table"
@@ -549,6 +571,7 @@ def _play_chunk(
             if x > 0:
                 won[s] += 1
         pot_total += sum(p.amount for p in res.pots)
+        rake_total += res.rake
         if res.showdown:
             showdowns += 1
             paid = {s for p in res.pots for s, x in p.shares if x > 0}
@@ -571,6 +594,7 @@ def _play_chunk(
         rebuys,
         showdowns,
         pot_total,
+        rake_total,
         time.perf_counter() - t0,
     )
 
@@ -751,12 +775,14 @@ class _Tally:
         self.net, self.sq, self.won, self.sd, self.sdw, self.cats, self.rebuys = _zero_tallies(n)
         self.showdowns = 0
         self.pot_total = 0
+        self.rake_total = 0
         self.worker = 0.0
         self.chunks = 0
         self.hands = 0
 
     def add(self, k: int, part: tuple[Any, ...]) -> None:
-        index, count, p_net, p_sq, p_won, p_sd, p_sdw, p_cats, p_rebuys, p_sds, p_pot, secs = part
+        index, count, p_net, p_sq, p_won, p_sd, p_sdw, p_cats, p_rebuys = part[:9]
+        p_sds, p_pot, p_rake, secs = part[9:]
         if index != k or k != self.chunks:  # pragma: no cover - run_ordered keeps the order
             raise RuntimeError(f"chunk {index} arrived in place {k}")
         for s in range(self.n):
@@ -771,6 +797,7 @@ class _Tally:
                 cats[c] += x
         self.showdowns += p_sds
         self.pot_total += p_pot
+        self.rake_total += p_rake
         self.worker += secs
         self.chunks += 1
         self.hands += count
@@ -815,6 +842,7 @@ class _Tally:
             seats=seats,
             showdowns=self.showdowns,
             pot_total=self.pot_total,
+            rake_total=self.rake_total,
             elapsed=elapsed,
             worker_seconds=self.worker,
             executor=desc,

@@ -64,6 +64,9 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         "--small-bet", type=int, default=2, help="small bet (default 2: 1/2 blinds, 2/4)"
     )
     p.add_argument("--rules", choices=PRESETS, default="live", help="rules preset (default live)")
+    from triple_draw.cli import add_rake_options  # (standard library only at import time)
+
+    add_rake_options(p)
     p.add_argument(
         "--buy-in",
         type=int,
@@ -109,6 +112,7 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
 
 def build_tables(args: argparse.Namespace) -> list[Any]:
     """The table configurations the options describe (ArgumentError for a bad combination)."""
+    from triple_draw.cli import rake_fields
     from triple_draw.game import Rules
     from triple_draw.server.tables import TableConfig
 
@@ -118,7 +122,7 @@ def build_tables(args: argparse.Namespace) -> list[Any]:
         raise ArgumentError(f"--seats must be 2..8, got {args.seats}")
     if args.bots >= args.seats:
         raise ArgumentError(f"--bots {args.bots} leaves no seat for a person at {args.seats} seats")
-    rules = getattr(Rules, args.rules)(args.small_bet, max_players=args.seats)
+    rules = getattr(Rules, args.rules)(args.small_bet, max_players=args.seats, **rake_fields(args))
     buy_in = args.buy_in if args.buy_in is not None else 50 * rules.big_bet
     if buy_in < rules.big_blind:
         raise ArgumentError(f"--buy-in {buy_in} is less than the big blind {rules.big_blind}")

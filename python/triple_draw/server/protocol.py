@@ -181,6 +181,10 @@ def hand_frame(
             else [seat_map[result["returned"][0]], result["returned"][1]],
             "net": [[seat_map[s], x] for s, x in enumerate(result["net"])],
         }
+        # the chips the house took (the history's rake event), only when it took some
+        rake = sum(e["amount"] for e in view["history"] if e["kind"] == "rake")
+        if rake:
+            result["rake"] = rake
     hand = {
         "id": hand_id,
         "seq": seq,

@@ -22,8 +22,9 @@ timeouts in a row sit him out. A player who sits out, leaves or has timed out ha
 turns played the same way at once. Seats kept for bots are refilled with a new bot (and
 a new buy-in) when a bot goes broke.
 
-Chips are accounted: ``chips_in`` (every buy-in) minus ``chips_out`` (every cash-out) is
-always the sum of the stacks at the table (see :func:`check_chips`).
+Chips are accounted: ``chips_in`` (every buy-in) minus ``chips_out`` (every cash-out)
+minus ``rake`` (the chips the house took, when the rules take a rake) is always the sum of
+the stacks at the table (see :func:`check_chips`).
 """
 
 from __future__ import annotations
@@ -108,6 +109,19 @@ class TableConfig:
             },
             "buy_in": self.buy_in,
             "clock_seconds": self.clock,
+            # only at a table that takes a rake (docs/rules.md: *The rake*)
+            **(
+                {
+                    "rake": {
+                        "percent": r.rake_percent,
+                        "cap": r.rake_cap,
+                        "rounding": r.rake_rounding,
+                        "no_draw_no_drop": r.rake_no_draw_no_drop,
+                    }
+                }
+                if r.compiled.rake
+                else {}
+            ),
         }
 
 
@@ -187,7 +201,8 @@ def check_chips(state: dict[str, Any]) -> int:
 
     Raises :class:`StoreError` if the stacks (plus a running hand's chips and buy-ins not
     yet at the table) differ from the chips bought in minus the chips cashed out, or a
-    hand lost or made chips."""
+    hand lost or made chips. The rake a hand took counts as taken out (``rake``: every
+    settled hand's; a paid-out hand not settled yet: its own)."""
     seats = state["table"]["seats"]  # while a hand runs: the stacks it started with
     total: int = sum(s["stack"] for s in seats if s is not None)
     total += sum(p["pending"] for p in state["seats"] if p is not None)
@@ -197,18 +212,20 @@ def check_chips(state: dict[str, Any]) -> int:
         start = sum(doc["starting_stacks"])
         now = sum(doc["stacks"]) + sum(doc["committed"])
         outcome = doc.get("outcome")
-        if outcome is not None:  # paid out: the stacks hold everything
-            now = sum(doc["stacks"])
+        if outcome is not None:  # paid out: the stacks hold everything but the rake
+            now = sum(doc["stacks"]) + outcome.get("rake", 0)
         if now != start:
             raise StoreError(f"hand {hand['id']}: started with {start} chips, holds {now}")
         dealt = [seats[ts]["stack"] for ts in hand["seat_map"]]
         if sum(dealt) != start:
             raise StoreError(f"hand {hand['id']}: seats hold {sum(dealt)}, the hand {start}")
-    expected = state["chips_in"] - state["chips_out"]
+    rake = state.get("rake", 0)  # (absent: none taken, as in documents without rake)
+    expected = state["chips_in"] - state["chips_out"] - rake
     if total != expected:
+        raked = f" - raked {rake}" if rake else ""
         raise StoreError(
             f"table holds {total} chips; bought in {state['chips_in']} - cashed out "
-            f"{state['chips_out']} = {expected}"
+            f"{state['chips_out']}{raked} = {expected}"
         )
     return total
 
@@ -224,6 +241,8 @@ class TableRunner:
         self.seats: list[Seat | None] = [None] * m
         self.chips_in = 0
         self.chips_out = 0
+        #: the chips the house took from the hands settled at this table
+        self.rake = 0
         self.hand_id = 0
         self.seq = 0
         self.settled = True
@@ -257,7 +276,8 @@ class TableRunner:
 
     def state_doc(self) -> dict[str, Any]:
         """The stored state: the Table's document (its hand's state moved to ``hand``),
-        who sits where, the chip accounting and the hand's id and action count."""
+        who sits where, the chip accounting (``rake`` only once a hand was raked) and the
+        hand's id and action count."""
         tdoc = engine.table_to_doc(self.table)
         hand = None
         if tdoc["hand"] is not None:
@@ -274,6 +294,7 @@ class TableRunner:
             "table": tdoc,
             "chips_in": self.chips_in,
             "chips_out": self.chips_out,
+            **({"rake": self.rake} if self.rake else {}),
             "bot_names": self._bot_names,
             "hand": hand,
         }
@@ -300,6 +321,7 @@ class TableRunner:
         self.seats = seats
         self.chips_in = state["chips_in"]
         self.chips_out = state["chips_out"]
+        self.rake = state.get("rake", 0)
         self._bot_names = state.get("bot_names", 0)
         if hand is None:
             self.hand_id = self.seq = 0
@@ -637,6 +659,9 @@ class TableRunner:
             s = self.seats[ts]
             assert s is not None
             names.append(s.name)
+        result = hand.result
+        assert result is not None
+        self.rake += result.rake
         self._between_hands()
         self.settled = True
         text = engine.history_text(hand, None, self.hand_id, names, self.config.name)

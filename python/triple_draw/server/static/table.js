@@ -34,6 +34,11 @@ function seatName(s) {
   const x = st.seats[s];
   return x ? x.name : "Seat " + (s + 1);
 }
+function rakeText(t) {
+  // a table that takes a rake says so: ", rake 5% (cap 3)"
+  if (!t.rake) return "";
+  return `, rake ${t.rake.percent}%` + (t.rake.cap ? ` (cap ${t.rake.cap})` : "");
+}
 function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -62,7 +67,7 @@ async function loadTables() {
   const sel = $("table-select");
   sel.textContent = "";
   for (const t of st.tables) {
-    const o = el("option", null, `${t.name} — ${t.stakes.small_bet}/${t.stakes.big_bet} (${t.players}/${t.max_players})`);
+    const o = el("option", null, `${t.name} — ${t.stakes.small_bet}/${t.stakes.big_bet}${rakeText(t)} (${t.players}/${t.max_players})`);
     o.value = t.id;
     sel.appendChild(o);
   }
@@ -131,7 +136,7 @@ function updateTableOption(f) {
   const o = $("table-select").selectedOptions[0];
   if (!t || !o) return;
   const n = f.seats.filter((x) => x).length;
-  o.textContent = `${t.name} — ${t.stakes.small_bet}/${t.stakes.big_bet} (${n}/${t.max_players})`;
+  o.textContent = `${t.name} — ${t.stakes.small_bet}/${t.stakes.big_bet}${rakeText(t)} (${n}/${t.max_players})`;
 }
 
 function onState(f) {
@@ -272,6 +277,7 @@ function renderCenter() {
         res.appendChild(el("div", "win-line", `${seatName(s)} wins ${x}${how}`));
       }
     }
+    if (h.result.rake) res.appendChild(el("div", "win-line", `rake ${h.result.rake}`));
   }
 }
 
@@ -356,6 +362,7 @@ const EVENT_TEXT = {
   show: (e) => `${seatName(e.seat)} shows ${e.cards.join(" ")}`,
   muck: (e) => `${seatName(e.seat)} mucks`,
   win: (e) => `${seatName(e.seat)} wins ${e.amount}`,
+  rake: (e) => `the house takes a rake of ${e.amount}`,
 };
 
 function renderLog() {
