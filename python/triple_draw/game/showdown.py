@@ -32,17 +32,16 @@ def finish(st: HandState) -> None:
     stacks = st._stacks
     live = st._live
     log = st._log
+    # the bet nobody matched goes back first; a dead post is matched by nobody, so it is
+    # set aside to find it (and then builds the pots like an ante)
     dead = st._dead
-    if dead is not None:  # dead posts are matched by nobody: set them aside
-        total = [t - d for t, d in zip(total, dead, strict=True)]
-    srt = sorted(total)
+    bets = total if dead is None else [t - d for t, d in zip(total, dead, strict=True)]
+    srt = sorted(bets)
     top = srt[-1]
-    if top != srt[-2]:  # the bet nobody matched goes back first
-        seat = total.index(top)
+    if top != srt[-2]:
+        seat = bets.index(top)
         amount = top - srt[-2]
-        total[seat] = srt[-2]
-        if dead is not None:
-            st._total[seat] -= amount
+        total[seat] -= amount
         stacks[seat] += amount
         st._returned = (seat, amount)
         log.append((ev.RETURN, seat, amount, None))
@@ -55,7 +54,7 @@ def finish(st: HandState) -> None:
     if st._n_live == 1:
         # everyone else folded: the last player wins everything, no showdown
         w = live.index(True)
-        amt = sum(st._total)  # (the dead chips included)
+        amt = sum(total)
         rake = 0
         if st._rc.rake or st._rake_given is not None:  # (the hand reached the first draw?)
             rake = rake_of(st, amt, phase != BET or st._street > 0)
@@ -79,8 +78,6 @@ def finish(st: HandState) -> None:
             break
     else:  # nobody all-in for less: one pot
         pots = [(sum(total), tuple(sorted(order)))]
-    if dead is not None:  # the dead chips go to the main pot
-        pots[0] = (pots[0][0] + sum(dead), pots[0][1])
     if type(st._deck) is RecordStub:
         # a record: the players show or muck in turn (show_at_showdown, muck_at_showdown)
         st._phase = SHOWDOWN
