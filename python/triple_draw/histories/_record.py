@@ -93,17 +93,17 @@ class Line:
     kind: str
     #: the player's name (``None`` for "street")
     name: str | None
-    #: 1-based line number in the hand's text, and the line, for error messages
+    #: 1-based line number in the source, and the line, for error messages
     lineno: int
     text: str
     amount: Decimal | None = None
     to: Decimal | None = None
     all_in: bool = False
     count: int | None = None
-    #: card texts like "7h" (never "??": unknown cards are simply not listed)
-    cards: list[str] | None = None
-    new: list[str] | None = None
-    kept: list[str] | None = None
+    #: card ids (``rank*4+suit``; unknown cards are simply not listed)
+    cards: list[int] | None = None
+    new: list[int] | None = None
+    kept: list[int] | None = None
     pot: str | None = None
     street: int | None = None
 
@@ -142,8 +142,11 @@ class SiteRecord:
     seats: list[Seat] = field(default_factory=list)
     #: the player whose cards the record shows ("Dealt to NAME [...]"), if any
     hero: str | None = None
-    #: the hero's five dealt cards
-    hero_cards: list[str] | None = None
+    #: the hero's five dealt cards (ids)
+    hero_cards: list[int] | None = None
+    #: every player whose five dealt cards the record shows (the hero, and each player of
+    #: a full-information record), by name
+    dealt: dict[str, list[int]] = field(default_factory=dict)
     lines: list[Line] = field(default_factory=list)
     #: the summary: total pot and rake as printed
     total_pot: Decimal | None = None

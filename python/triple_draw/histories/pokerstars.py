@@ -1,0 +1,340 @@
+"""PokerStars hand histories of Triple Draw 2-7 Lowball (fixed limit).
+
+The shape PokerStars prints (cash game; a tournament's header names the tournament, its
+buy-in and level, and its stacks are chips)::
+
+    PokerStars Hand #228031563518:  Triple Draw 2-7 Lowball Limit ($0.10/$0.20 USD) - 2026/03/04 21:09:12 ET
+    Table 'Aludra II' 6-max Seat #2 is the button
+    Seat 1: jo smith ($4.10 in chips)
+    ...
+    jo smith: posts small blind $0.05
+    *** DEALING HANDS ***
+    Dealt to hero [Kd 7s 5c 4h 2d]
+    ...
+    *** FIRST DRAW ***
+    hero: discards 1 card [Kd]
+    Dealt to hero [7s 5c 4h 2d] [3s]
+    villain: discards 2 cards
+    ...
+    *** SHOW DOWN ***
+    villain: shows [8c 6d 5h 3c 2s] (Lo: 8,6,5,3,2)
+    villain collected $1.29 from pot
+    *** SUMMARY ***
+    Total pot $1.35 | Rake $0.06
+
+The header's stakes are the small and the big bet; the blinds come from the posts.
+"""
+
+# ruff: noqa: E501  (the example header above is one line, as the site prints it)
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from triple_draw.histories._common import AMOUNT, CURRENCY_SIGNS, Names, cards, money
+from triple_draw.histories._record import Line, RecordError, Seat, SiteRecord
+
+__all__ = ["read", "GAME"]
+
+GAME = "Triple Draw 2-7 Lowball"
+_HEAD = re.compile(
+    r"^PokerStars (?:Hand|Game|Zoom Hand|Home Game Hand|Home Game) #(\d+):\s+(.*?)\s+-\s+"
+    r"(\d{4}/\d\d/\d\d \d+:\d\d:\d\d.*)$"
+)
+_GAME = re.compile(r"Triple Draw 2-7 Lowball (Pot Limit|No Limit|Limit)\b")
+_TOURNEY = re.compile(r"^Tournament #(\d+),\s*(.*?)\s+(?=[A-Z0-9][\w-]*\s?(?:\(|Triple))")
+_STAKES = re.compile(r"\((?:[^()]*?,\s*)?(" + AMOUNT + r")/(" + AMOUNT + r")(?:\s+([A-Z]{3}))?\)")
+_LEVEL = re.compile(r"\bLevel ([IVXLCDM]+|\d+)\b")
+_TABLE = re.compile(r"^Table '(.*)' (\d+)-max(?: \(Play Money\))? Seat #(\d+) is the button")
+_SEAT = re.compile(
+    r"^Seat (\d+): (.+?) \(("
+    + AMOUNT
+    + r") in chips(?:, [^)]*)?\)( is sitting out| out of hand.*)?"
+)
+_STREETS = {
+    "*** DEALING HANDS ***": 0,
+    "*** FIRST DRAW ***": 1,
+    "*** SECOND DRAW ***": 2,
+    "*** THIRD DRAW ***": 3,
+    "*** SHOW DOWN ***": 4,
+}
+_POST = re.compile(
+    r"^(small blind|big blind|small & big blinds|the ante) (" + AMOUNT + r")( and is all-in)?$"
+)
+_POST_KIND = {
+    "small blind": "post_sb",
+    "big blind": "post_bb",
+    "small & big blinds": "post_sb_bb",
+    "the ante": "post_ante",
+}
+_DISCARD = re.compile(r"^(\d) cards?(?: \[([^\]]*)\])?$")
+_SHOW = re.compile(r"^\[([^\]]*)\]")
+_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$")
+_UNCALLED = re.compile(r"^Uncalled bet \((" + AMOUNT + r")\) returned to (.+)$")
+_COLLECT = re.compile(r"^(.+) collected (" + AMOUNT + r") from (pot|main pot|side pot(?:-\d+)?)$")
+_TOTAL = re.compile(r"^Total pot (" + AMOUNT + r").*?\| Rake (" + AMOUNT + r")")
+#: what a player may say after "NAME: " that is not an action of the hand
+_NOISE = (
+    "is sitting out",
+    "sits out",
+    "is back",
+    "has returned",
+    "doesn't show hand",
+    "leaves the table",
+    "is disconnected",
+    "is connected",
+    "has timed out",
+    "was removed from the table",
+    "will be allowed to play after the button",
+    "folds (sitting out)",
+)
+
+
+def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
+    """The record of one PokerStars hand (``lines`` from its header on), or ``None`` if it
+    is not a fixed-limit Triple Draw 2-7 hand. Raises :class:`RecordError` naming the line
+    it cannot read (line numbers count from ``first_line``)."""
+    head = lines[0]
+    m = _HEAD.match(head)
+    if m is None:
+        raise RecordError("the header line is not a PokerStars header", first_line, head)
+    hand_id, game, date = m.groups()
+    g = _GAME.search(game)
+    if g is None or g.group(1) != "Limit":
+        return None
+    tid = level = buy_in = None
+    t = _TOURNEY.match(game)
+    if game.startswith("Tournament #"):
+        if t is None:
+            raise RecordError("the tournament in the header cannot be read", first_line, head)
+        tid, buy_in = t.group(1), t.group(2) or None
+        lv = _LEVEL.search(game)
+        level = lv.group(1) if lv else None
+    s = _STAKES.search(game)
+    if s is None:
+        raise RecordError("the header names no stakes", first_line, head)
+    small_bet, big_bet = money(s.group(1)), money(s.group(2))
+    sign = s.group(1)[0]
+    if tid is not None:
+        currency = "chips"
+    elif sign in CURRENCY_SIGNS or s.group(3):
+        currency = s.group(3) or CURRENCY_SIGNS[sign]
+    else:
+        currency = "play"
+    rec = SiteRecord(
+        site="pokerstars",
+        hand_id=hand_id,
+        table=None,
+        max_seats=None,
+        button=None,
+        small_blind=None,
+        big_blind=None,
+        small_bet=small_bet,
+        big_bet=big_bet,
+        currency=currency,
+        date=date,
+        tournament_id=tid,
+        level=level,
+        buy_in=buy_in,
+        first_line=first_line,
+    )
+    if len(lines) < 2:
+        raise RecordError("the hand ends after its header", first_line, head)
+    tm = _TABLE.match(lines[1])
+    if tm is None:
+        raise RecordError("the table line cannot be read", first_line + 1, lines[1])
+    rec.table, rec.max_seats, rec.button = tm.group(1), int(tm.group(2)), int(tm.group(3))
+    i = 2
+    seats = rec.seats
+    while i < len(lines) and lines[i].startswith("Seat "):
+        sm = _SEAT.match(lines[i])
+        if sm is None:
+            raise RecordError("a seat line cannot be read", first_line + i, lines[i])
+        seats.append(
+            Seat(int(sm.group(1)), sm.group(2), money(sm.group(3)), dealt=sm.group(4) is None)
+        )
+        i += 1
+    if not seats:
+        raise RecordError(
+            "the hand lists no seats", first_line + i, lines[i] if i < len(lines) else ""
+        )
+    start = i
+    names = Names(seats, ": ")
+    by_name = {s.name: s for s in seats}
+    out = rec.lines
+    street = -1
+    summary = False
+    drawn: dict[str, Line] = {}  # the draws whose thrown cards the record shows
+    for i in range(start, len(lines)):
+        text = lines[i]
+        n = first_line + i
+        if not text:
+            continue
+        if text[0] == "*":
+            if text == "*** SUMMARY ***":
+                summary = True
+                continue
+            k = _STREETS.get(text)
+            if k is None:
+                raise RecordError("an unknown section", n, text)
+            if k <= street:
+                raise RecordError("a section out of order", n, text)
+            street = k
+            out.append(Line("street", None, n, text, street=k))
+            continue
+        if summary:
+            tot = _TOTAL.match(text)
+            if tot is not None:
+                rec.total_pot, rec.rake = money(tot.group(1)), money(tot.group(2))
+                break  # (the seats' summary lines repeat what the hand said)
+            continue
+        split = names.split(text)
+        if split is not None:
+            name, rest = split
+            ln = _action(name, rest, n, text, street)
+            if ln is None:
+                if street < 0 and rest.startswith(("is sitting out", "sits out")):
+                    by_name[name].dealt = False
+                continue
+            if ln.kind == "draw" and ln.cards:
+                drawn[name] = ln
+            out.append(ln)
+            continue
+        if text.startswith("Dealt to "):
+            d = _DEALT.match(text)
+            if d is None:
+                raise RecordError("a 'Dealt to' line cannot be read", n, text)
+            who = d.group(1)
+            if who not in by_name:
+                raise RecordError(f"{who!r} is dealt cards but has no seat", n, text)
+            if street <= 0:
+                dealt = cards(d.group(2), n, text)
+                if len(dealt) != 5 or d.group(3) is not None:
+                    raise RecordError("the dealt hand is not five cards", n, text)
+                if who in rec.dealt:
+                    raise RecordError(f"{who} is dealt a second hand", n, text)
+                rec.dealt[who] = dealt
+                if rec.hero is None:
+                    rec.hero, rec.hero_cards = who, dealt
+            else:
+                hero_draw = drawn.pop(who, None)
+                if hero_draw is None:
+                    raise RecordError(f"{who} is dealt cards he did not draw", n, text)
+                hero_draw.kept = cards(d.group(2), n, text)
+                hero_draw.new = cards(d.group(3) or "", n, text)
+            continue
+        u = _UNCALLED.match(text)
+        if u is not None:
+            if u.group(2) not in by_name:
+                raise RecordError(f"{u.group(2)!r} has no seat", n, text)
+            out.append(Line("uncalled", u.group(2), n, text, amount=money(u.group(1))))
+            continue
+        c = _COLLECT.match(text)
+        if c is not None and c.group(1) in by_name:
+            pot = None if c.group(3) == "pot" else c.group(3)
+            out.append(Line("collect", c.group(1), n, text, amount=money(c.group(2)), pot=pot))
+            continue
+        if text == "Hand cancelled":
+            raise RecordError("the hand was cancelled", n, text)
+        # anything else is table talk: chat, joins and leaves, time banks, "Betting is capped"
+    if not summary:
+        raise RecordError(
+            "the record ends before its summary (a partial hand)",
+            first_line + len(lines) - 1,
+            lines[-1],
+        )
+    return rec
+
+
+def _action(name: str, rest: str, n: int, text: str, street: int) -> Line | None:
+    """The line ``NAME: rest``, or ``None`` for what is not an action."""
+    verb, _, args = rest.partition(" ")
+    parse = _VERBS.get(verb)
+    if parse is not None:
+        ln = parse(name, args, n, text)
+        if ln is not None:
+            return ln
+    if rest.startswith(_NOISE):
+        return None
+    raise RecordError(f"an action of {name} that cannot be read", n, text)
+
+
+def _amount(args: str, n: int, text: str) -> tuple[Decimal, bool]:
+    if args.endswith(" and is all-in"):
+        return money(args[:-14], n, text), True
+    return money(args, n, text), False
+
+
+def _fold(name: str, args: str, n: int, text: str) -> Line | None:
+    return Line("fold", name, n, text) if not args or args[0] == "[" else None
+
+
+def _check(name: str, args: str, n: int, text: str) -> Line | None:
+    return Line("check", name, n, text) if not args else None
+
+
+def _call(name: str, args: str, n: int, text: str) -> Line:
+    a, all_in = _amount(args, n, text)
+    return Line("call", name, n, text, amount=a, all_in=all_in)
+
+
+def _bets(name: str, args: str, n: int, text: str) -> Line:
+    a, all_in = _amount(args, n, text)
+    return Line("bet", name, n, text, amount=a, all_in=all_in)
+
+
+def _raise(name: str, args: str, n: int, text: str) -> Line:
+    by, sep, to = args.partition(" to ")
+    if not sep:
+        raise RecordError(f"a raise of {name} that cannot be read", n, text)
+    a, all_in = _amount(to, n, text)
+    return Line("raise", name, n, text, amount=money(by, n, text), to=a, all_in=all_in)
+
+
+def _discards(name: str, args: str, n: int, text: str) -> Line | None:
+    m = _DISCARD.match(args)
+    if m is None:
+        return None
+    thrown = cards(m.group(2), n, text) if m.group(2) is not None else None
+    return Line("draw", name, n, text, count=int(m.group(1)), cards=thrown or None)
+
+
+def _stands(name: str, args: str, n: int, text: str) -> Line | None:
+    if args == "pat":
+        return Line("draw", name, n, text, count=0)
+    if args.startswith("pat on [") and args.endswith("]"):
+        return Line("draw", name, n, text, count=0, kept=cards(args[8:-1], n, text))
+    return None
+
+
+def _posts(name: str, args: str, n: int, text: str) -> Line | None:
+    m = _POST.match(args)
+    if m is None:
+        return None
+    return Line(
+        _POST_KIND[m.group(1)], name, n, text, amount=money(m.group(2)), all_in=bool(m.group(3))
+    )
+
+
+def _shows(name: str, args: str, n: int, text: str) -> Line | None:
+    m = _SHOW.match(args)
+    if m is None:
+        return None
+    return Line("show", name, n, text, cards=cards(m.group(1), n, text))
+
+
+def _mucks(name: str, args: str, n: int, text: str) -> Line | None:
+    return Line("muck", name, n, text) if args.startswith("hand") else None
+
+
+_VERBS = {
+    "folds": _fold,
+    "checks": _check,
+    "calls": _call,
+    "bets": _bets,
+    "raises": _raise,
+    "discards": _discards,
+    "stands": _stands,
+    "posts": _posts,
+    "shows": _shows,
+    "mucks": _mucks,
+}

@@ -1,0 +1,465 @@
+"""A site's record of one hand (:class:`SiteRecord`) replayed as a :class:`Hand` with
+unknown cards, every line checked against the engine.
+
+- The players dealt in take seats ``0..n-1`` in the order of their seat numbers (the
+  site's clockwise order). The blinds come from the posts: the first small blind posted
+  is the small blind, the big blind the next player's; the engine's button is the seat
+  before the small blind (heads-up: the small blind), or before the big blind when nobody
+  posts a small blind (a dead small blind: ``no_small_blind``). Every other post - a new
+  player's big blind out of position, a returning player's small and big blinds, a dead
+  small blind - is a post of the player coming in (``posts``: the big blind part live,
+  the small blind part dead).
+- Amounts become chips with the record's chip unit (the money of one chip: a cent for
+  real money, a chip in tournaments and play money - finer when the record prints finer
+  amounts); every amount must be a whole number of chips.
+- Each betting line must be the engine's next action, with its amount; each draw the
+  actor's, with the hero's thrown, kept and new cards when the record shows them; the
+  showdown shows and mucks in the engine's order, the shown cards becoming known there.
+- At the end the engine's payout must be the record's: each player's collected amount,
+  the uncalled bet, the rake (the record's rake is taken as given), the total pot.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from triple_draw.errors import TripleDrawError
+from triple_draw.game.cards import CARD_TEXT, UNKNOWN
+from triple_draw.game.hand import Hand
+from triple_draw.game.rules import MAX_PLAYERS, Rules
+from triple_draw.histories._record import Line, RecordError, SiteRecord
+
+__all__ = ["replay", "SITE_RULES", "chip_unit", "site_rules"]
+
+#: How each site deals Triple Draw, as :class:`Rules` fields beyond the stakes
+#: (docs/sites.md): PokerStars deals each player's replacements as he declares and
+#: reshuffles by its own rule; Full Tilt Poker's records show every declaration before
+#: the replacements (declare-then-deal); Winamax deals as it goes. Every site caps a
+#: round at a bet and three raises (the big blind counting as the bet), with no cap in
+#: cash games once a round starts heads-up.
+SITE_RULES: dict[str, dict[str, Any]] = {
+    "pokerstars": {"draw_procedure": "immediate", "reshuffle": "pokerstars"},
+    "fulltilt": {"draw_procedure": "declare-then-deal", "reshuffle": "served-discards"},
+    "winamax": {"draw_procedure": "immediate", "reshuffle": "served-discards"},
+}
+_RULES_CACHE: dict[tuple[Any, ...], Rules] = {}
+_UNKNOWN = [[UNKNOWN] * k for k in range(6)]
+
+
+def site_rules(
+    site: str,
+    small_blind: int,
+    big_blind: int,
+    small_bet: int,
+    big_bet: int,
+    ante: int,
+    tournament: bool,
+    options: Rules | None = None,
+) -> Rules:
+    """The :class:`Rules` a site deals at these stakes (in chips); with ``options``, that
+    game's rules at these stakes instead of the site's."""
+    key = (site, small_blind, big_blind, small_bet, big_bet, ante, tournament, options)
+    rules = _RULES_CACHE.get(key)
+    if rules is None:
+        stakes: dict[str, Any] = {
+            "small_blind": small_blind,
+            "big_blind": big_blind,
+            "small_bet": small_bet,
+            "big_bet": big_bet,
+            "ante": ante,
+            "max_players": MAX_PLAYERS,
+        }
+        try:
+            if options is not None:
+                rules = options.replace(**stakes)
+            else:
+                rules = Rules(
+                    raise_cap=3, heads_up_uncapped=not tournament, **stakes, **SITE_RULES[site]
+                )
+        except TripleDrawError as e:
+            raise RecordError(f"the stakes are impossible: {e}") from None
+        if len(_RULES_CACHE) < 4096:
+            _RULES_CACHE[key] = rules
+    return rules
+
+
+def chip_unit(rec: SiteRecord) -> Decimal:
+    """The money one chip is worth: a cent for real money (finer if the record prints
+    finer amounts), one for chips and play money unless the record prints decimals."""
+    places = 2 if rec.currency not in ("chips", "play") else 0
+    amounts: set[Decimal | None] = {rec.small_bet, rec.big_bet, rec.total_pot, rec.rake}
+    amounts.update(s.stack for s in rec.seats)
+    amounts.update(ln.amount for ln in rec.lines)
+    amounts.update(ln.to for ln in rec.lines)
+    for a in amounts:
+        if a is not None:
+            e = a.as_tuple().exponent
+            if isinstance(e, int) and -e > places:
+                places = -e
+    return Decimal(1).scaleb(-places)
+
+
+class _Chips:
+    __slots__ = ("cache", "unit")
+
+    def __init__(self, unit: Decimal) -> None:
+        self.unit = unit
+        self.cache: dict[Decimal, int] = {}
+
+    def __call__(self, amount: Decimal, ln: Line | None = None) -> int:
+        c = self.cache.get(amount)
+        if c is not None:
+            return c
+        q = amount / self.unit
+        c = int(q)
+        if c != q:
+            raise RecordError(
+                f"{amount} is not a whole number of chips of {self.unit}",
+                ln.lineno if ln else 0,
+                ln.text if ln else "",
+            )
+        self.cache[amount] = c
+        return c
+
+
+def replay(
+    rec: SiteRecord, *, collected_includes_uncalled: bool = False, options: Rules | None = None
+) -> tuple[Hand, list[str], Decimal]:
+    """The finished hand of ``rec``, the players' names by seat of the hand, and the chip
+    unit. Raises :class:`RecordError` naming the line and the problem."""
+    dealt = [s for s in rec.seats if s.dealt]
+    if len(dealt) < 2:
+        raise RecordError("a dead hand: fewer than two players are dealt in")
+    if len(dealt) > MAX_PLAYERS:
+        raise RecordError(
+            f"{len(dealt)} players are dealt in; the engine plays at most {MAX_PLAYERS}"
+        )
+    n = len(dealt)
+    unit = chip_unit(rec)
+    chips = _Chips(unit)
+    seat_of = {s.name: k for k, s in enumerate(dealt)}
+    names = [s.name for s in dealt]
+    stacks = [chips(s.stack) for s in dealt]
+    lines = rec.lines
+
+    def seat(ln: Line) -> int:
+        k = seat_of.get(ln.name)  # type: ignore[arg-type]
+        if k is None:
+            raise RecordError(f"{ln.name} is not dealt in", ln.lineno, ln.text)
+        return k
+
+    # -- the forced bets -----------------------------------------------------------------
+    sb = bb = None
+    sb_amt = bb_amt = None
+    ante = 0
+    posts: dict[int, list[int]] = {}
+    posted = [0] * n  # every seat's live post, to check against the hand's bets
+    first = -1
+    for j, ln in enumerate(lines):
+        if ln.kind == "street":
+            first = j + 1
+            break
+        if not ln.kind.startswith("post_"):
+            raise RecordError("an action before the cards are dealt", ln.lineno, ln.text)
+        k = seat(ln)
+        a = chips(ln.amount, ln)  # type: ignore[arg-type]
+        if ln.kind == "post_ante":
+            ante = max(ante, a)
+            continue
+        if ln.kind == "post_sb" and sb is None and bb is None:
+            sb, sb_amt = k, (None if ln.all_in else a)
+            posted[k] += a
+            continue
+        if ln.kind == "post_bb" and bb is None and (sb is None or k == _next(sb, n)):
+            bb, bb_amt = k, (None if ln.all_in else a)
+            posted[k] += a
+            continue
+        p = posts.setdefault(k, [0, 0])
+        if ln.kind == "post_bb":
+            p[0] += a
+            posted[k] += a
+        elif ln.kind == "post_sb_bb":
+            live = bb_amt if bb_amt is not None else chips(rec.small_bet)
+            p[0] += min(live, a)
+            p[1] += a - min(live, a)
+            posted[k] += min(live, a)
+        else:  # a small blind out of position, or a dead small blind
+            p[1] += a
+    if first < 0:
+        raise RecordError("the record deals no cards")
+    # a player all-in from his ante posts no blind
+    broke = [ante > 0 and st <= ante for st in stacks]
+    b = next((k for k, s in enumerate(dealt) if s.number == rec.button), None)
+    if sb is not None and bb is None:
+        if not broke[_next(sb, n)]:
+            raise RecordError("the small blind is posted but not the big blind after it")
+        bb = _next(sb, n)
+    elif sb is None and bb is not None and broke[(bb - 1) % n] and n > 2 and b != (bb - 1) % n:
+        sb = (bb - 1) % n  # (unless the button is just before the big blind: no small blind)
+    elif sb is None and bb is None:
+        if b is None or not ante:
+            raise RecordError("nobody posts the big blind")
+        sb = b if n == 2 else _next(b, n)
+        bb = _next(sb, n)
+        if not (broke[sb] and broke[bb]):
+            if n == 2 or not broke[_next(b, n)]:
+                raise RecordError("nobody posts the blinds")
+            sb, bb = None, _next(b, n)  # no small blind, the big blind all-in from his ante
+    assert bb is not None
+    small_bet, big_bet = chips(rec.small_bet), chips(rec.big_bet)
+    big_blind = bb_amt if bb_amt is not None else small_bet
+    small_blind = sb_amt if sb_amt is not None else big_blind // 2
+    if sb is None:
+        if n == 2:
+            raise RecordError("heads-up, somebody must post the small blind")
+        button = (bb - 1) % n
+    elif n == 2:
+        button = sb
+    else:
+        button = (sb - 1) % n
+    rules = site_rules(
+        rec.site,
+        small_blind,
+        big_blind,
+        small_bet,
+        big_bet,
+        ante,
+        rec.tournament_id is not None,
+        options,
+    )
+    hole: list[Any] = [None] * n
+    for who, dealt_cards in rec.dealt.items():
+        if who not in seat_of:
+            raise RecordError(f"{who} is dealt cards but is not dealt in (sitting out)")
+        hole[seat_of[who]] = dealt_cards
+    try:
+        hand = Hand(
+            rules,
+            stacks,
+            button,
+            hole_cards=hole,
+            record=True,
+            rake=chips(rec.rake) if rec.rake is not None else 0,
+            no_small_blind=sb is None,
+            posts={k: (v[0], v[1]) for k, v in posts.items()} or None,
+        )
+    except TripleDrawError as e:
+        raise RecordError(f"the hand cannot start: {_named(e, names)}") from None
+    got = list(hand.bets)
+    if got != posted:
+        raise RecordError(
+            f"the posts do not make the engine's forced bets (posted {posted}, "
+            f"the engine has {got})"
+        )
+
+    # -- the actions ---------------------------------------------------------------------
+    shows: dict[int, Line] = {}
+    uncalled: tuple[int, int] | None = None
+    collected = [0] * n
+    collects = False
+    for ln in lines[first:]:
+        kind = ln.kind
+        if kind == "street":
+            continue
+        if kind == "collect":
+            collected[seat(ln)] += chips(ln.amount, ln)  # type: ignore[arg-type]
+            collects = True
+            continue
+        if kind == "uncalled":
+            if uncalled is not None:
+                raise RecordError("a second uncalled bet", ln.lineno, ln.text)
+            uncalled = (seat(ln), chips(ln.amount, ln))  # type: ignore[arg-type]
+            continue
+        k = seat(ln)
+        if kind in ("show", "muck"):
+            if hand.is_over and kind == "muck":
+                continue  # a winner without a showdown throws his hand away
+            if hand.is_over:
+                continue  # a winner without a showdown shows his hand: nothing to decide
+            if hand.phase != "showdown":
+                raise RecordError(
+                    f"{ln.name} shows or mucks before the showdown", ln.lineno, ln.text
+                )
+            if k in shows:
+                raise RecordError(f"{ln.name} already showed or mucked", ln.lineno, ln.text)
+            shows[k] = ln
+            continue
+        if kind.startswith("post_"):
+            raise RecordError("a post after the cards are dealt", ln.lineno, ln.text)
+        if hand.is_over:
+            raise RecordError("an action after the hand is over", ln.lineno, ln.text)
+        if hand.phase == "showdown":
+            raise RecordError("an action at the showdown", ln.lineno, ln.text)
+        if hand.actor != k:
+            who = names[hand.actor] if hand.actor is not None else "nobody"
+            raise RecordError(f"{ln.name} acts out of turn: {who} is to act", ln.lineno, ln.text)
+        try:
+            if kind == "draw":
+                _draw(hand, ln)
+            elif hand.in_draw:
+                raise RecordError(f"{ln.name} must draw now, not bet", ln.lineno, ln.text)
+            else:
+                _bet(hand, ln, chips)
+        except TripleDrawError as e:
+            raise RecordError(_named(e, names), ln.lineno, ln.text) from None
+    while hand.phase == "showdown":
+        k = hand.actor
+        assert k is not None
+        said = shows.pop(k, None)
+        try:
+            if said is None or said.kind == "muck":
+                hand.muck()
+            else:
+                hand.show(said.cards)
+        except TripleDrawError as e:
+            raise RecordError(
+                _named(e, names), said.lineno if said else 0, said.text if said else ""
+            ) from None
+    if not hand.is_over:
+        who = names[hand.actor] if hand.actor is not None else "nobody"
+        raise RecordError(f"the record ends before the hand does ({who} is to act)")
+    for ln in shows.values():
+        raise RecordError(f"{ln.name} is not in the showdown", ln.lineno, ln.text)
+    _check_result(
+        rec, hand, names, chips, collected, collects, uncalled, collected_includes_uncalled
+    )
+    return hand, names, unit
+
+
+def _next(k: int, n: int) -> int:
+    return (k + 1) % n
+
+
+def _draw(hand: Hand, ln: Line) -> None:
+    count = ln.count or 0
+    if not hand.in_draw:
+        raise RecordError(f"{ln.name} draws during a betting round", ln.lineno, ln.text)
+    if ln.cards is not None:  # the hero's draw
+        if len(ln.cards) != count:
+            raise RecordError(
+                f"{ln.name} throws {len(ln.cards)} cards, not {count}", ln.lineno, ln.text
+            )
+        new = ln.new
+        if new is not None and len(new) != count:
+            raise RecordError(
+                f"{ln.name} throws {count} cards but is dealt {len(new)}", ln.lineno, ln.text
+            )
+        if ln.kept is not None and len(ln.kept) + count != 5:
+            raise RecordError(
+                f"{ln.name} keeps {len(ln.kept)} cards of five after throwing {count}",
+                ln.lineno,
+                ln.text,
+            )
+        seat = hand.actor
+        assert seat is not None
+        if ln.kept is not None:
+            _same_cards(hand, seat, ln, set(ln.kept) | set(ln.cards))
+        hand.discard(ln.cards, receive=new)
+        return
+    if ln.kept is not None:  # the hero stands pat on his five
+        seat = hand.actor
+        assert seat is not None
+        _same_cards(hand, seat, ln, set(ln.kept))
+    hand.discard(_UNKNOWN[count])
+
+
+def _same_cards(hand: Hand, seat: int, ln: Line, shown: set[int]) -> None:
+    held = set(hand.hole_ids(seat))
+    if shown != held:
+        raise RecordError(f"{ln.name} holds {_text(held)}, not {_text(shown)}", ln.lineno, ln.text)
+
+
+def _text(ids: set[int]) -> str:
+    return " ".join(CARD_TEXT[c] for c in sorted(ids, reverse=True))
+
+
+def _bet(hand: Hand, ln: Line, chips: _Chips) -> None:
+    kind = ln.kind
+    if kind == "fold":
+        hand.fold()
+        return
+    if kind == "check":
+        if hand.to_call:
+            raise RecordError(
+                f"{ln.name} checks facing a bet of {hand.to_call} chips to call", ln.lineno, ln.text
+            )
+        hand.check_or_call()
+        return
+    if kind == "call":
+        a = chips(ln.amount, ln)  # type: ignore[arg-type]
+        owe = hand.to_call
+        stack = hand.stacks[hand.actor]
+        if owe == 0:
+            raise RecordError(f"{ln.name} calls with nothing to call", ln.lineno, ln.text)
+        if a != min(owe, stack):
+            raise RecordError(
+                f"{ln.name} calls {a} chips; the call is {min(owe, stack)}", ln.lineno, ln.text
+            )
+        hand.check_or_call()
+        return
+    # bet or raise: the round total it makes
+    want = hand.bet_or_raise_amount()
+    if want is None:
+        hand.bet_or_raise()  # raises IllegalActionError saying why not
+        return
+    seat = hand.actor
+    assert seat is not None
+    before = hand.bets[seat]
+    if kind == "bet":
+        to = before + chips(ln.amount, ln)  # type: ignore[arg-type]
+    else:
+        to = chips(ln.to, ln) if ln.to is not None else before + chips(ln.amount, ln)  # type: ignore[arg-type]
+    if to != want:
+        what = "bet" if kind == "bet" else "raise"
+        raise RecordError(
+            f"{ln.name} can only {what} to {want} chips (fixed limit), not {to}", ln.lineno, ln.text
+        )
+    hand.bet_or_raise()
+
+
+def _check_result(
+    rec: SiteRecord,
+    hand: Hand,
+    names: list[str],
+    chips: _Chips,
+    collected: list[int],
+    collects: bool,
+    uncalled: tuple[int, int] | None,
+    with_uncalled: bool,
+) -> None:
+    res = hand.result
+    paid = [0] * len(names)
+    for pot in res.pots:
+        for s, x in pot.shares:
+            paid[s] += x
+    ret = res.returned
+    if with_uncalled and ret is not None:
+        paid[ret[0]] += ret[1]
+    elif (uncalled is None) != (ret is None) or (uncalled is not None and uncalled != tuple(ret)):
+        said = "none" if uncalled is None else f"{uncalled[1]} chips to {names[uncalled[0]]}"
+        eng = "none" if ret is None else f"{ret[1]} chips to {names[ret[0]]}"
+        raise RecordError(f"the uncalled bet returned is {said}; the engine returns {eng}")
+    if collects and paid != collected:
+        diff = [
+            f"{names[s]} {collected[s]} (the engine pays {paid[s]})"
+            for s in range(len(names))
+            if collected[s] != paid[s]
+        ]
+        raise RecordError("the record pays " + ", ".join(diff) + " chips")
+    if not collects:
+        raise RecordError("the record says nobody collected the pot")
+    if rec.rake is not None and res.rake != chips(rec.rake):
+        raise RecordError(f"the rake is {chips(rec.rake)} chips; the pot holds only {res.rake}")
+    if rec.total_pot is not None and not with_uncalled:
+        total = sum(p.amount for p in res.pots)
+        if chips(rec.total_pot) != total:
+            raise RecordError(
+                f"the total pot is {chips(rec.total_pot)} chips; the engine's is {total}"
+            )
+
+
+def _named(e: Exception, names: list[str]) -> str:
+    import re
+
+    return re.sub(r"\bseat (\d+)", lambda m: names[int(m.group(1))], str(e))

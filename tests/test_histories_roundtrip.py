@@ -1,0 +1,120 @@
+"""Hands out and back in: ``histories.load(histories.dumps(hand))`` gives back the same
+actions, known cards and result - for every hand of the golden corpus and 1,000 random
+hands of 2-6 players, written with full information and as one seat's view."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from triple_draw import Hand, Rules, histories
+from triple_draw.game.cards import UNKNOWN
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+_spec = importlib.util.spec_from_file_location("make_corpus", GOLDEN / "make_corpus.py")
+assert _spec is not None and _spec.loader is not None
+make_corpus = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make_corpus)
+RECORDS = [json.loads(line) for line in (GOLDEN / "hands.jsonl").read_text().splitlines()]
+_SKIP = ("burn", "reshuffle")  # the deck's own doings: a record does not show them
+#: A known gap of records with every card known: under "pokerstars", when what is left of
+#: the stub is the served player's own earlier discards, the deal gathers a new stub
+#: before its count runs out; a record that knows every card does not find that moment
+#: (the engine's record model counts the stub), so this 8-player hand is refused with
+#: every card shown - and read back from each seat's view, as records are.
+FULL_INFORMATION_GAPS = {414}
+
+
+def same_hand(original: Hand, back: Hand, viewer: int | None) -> None:
+    """``back`` (read from a history of ``original``) has the same actions, the same
+    result, and every card it knows is the original's; the viewer's cards are all known."""
+    a = [e for e in original.history if e.kind not in _SKIP]
+    b = [e for e in back.history if e.kind not in _SKIP]
+    assert [(e.kind, e.seat, e.amount) for e in a] == [(e.kind, e.seat, e.amount) for e in b]
+    for x, y in zip(a, b, strict=True):
+        assert (x.cards is None) == (y.cards is None), (x, y)
+        if x.cards is not None:
+            for c, d in zip(x.cards, y.cards, strict=True):
+                assert d in (c, "??"), (x, y)
+                if viewer is None or x.seat == viewer or x.kind == "show":
+                    assert d == c, (x, y)
+    assert back.result.net == original.result.net
+    assert back.result.rake == original.result.rake
+    assert back.stacks == original.stacks
+    assert back.result.returned == original.result.returned
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: f"{r['id']}-{r['rules_name']}")
+def test_every_golden_hand_reads_back_from_its_pokerstars_history(record: dict[str, Any]) -> None:
+    hand = make_corpus.build(record)
+    viewer = record["id"] % hand.n_players
+    for v in (None, viewer):
+        text = histories.dumps(hand, viewer=v, hand_id=record["id"] + 1)
+        imported = histories.load(text, rules=hand.rules)
+        if v is None and record["id"] in FULL_INFORMATION_GAPS:
+            (refused,) = imported.refused
+            assert "out of play and the stub still holds" in refused.reason
+            continue
+        assert not imported.refused, imported.refused[0].reason
+        (got,) = imported.hands
+        same_hand(hand, got.hand, v)
+        assert got.hand_id == str(record["id"] + 1)
+        assert got.players == tuple(f"Player{s + 1}" for s in range(hand.n_players))
+
+
+def _random_hand(seed: int) -> Hand:
+    rng = random.Random(seed)
+    n = 2 + seed % 5
+    rules = Rules.online(
+        rng.choice((2, 10, 20)),
+        rake_percent=rng.choice(("0", "5", "4.5")),
+        rake_cap=rng.choice((0, 3)),
+    )
+    rules = rules.replace(small_blind=rules.big_blind // 2)
+    stacks = [rng.choice((rng.randint(3, 30), rng.randint(30, 400))) for _ in range(n)]
+    hand = Hand(rules, stacks, rng.randrange(n), seed)
+    while not hand.is_over:
+        hand.apply(rng.choice(hand.legal_actions()))
+    return hand
+
+
+def test_a_thousand_random_hands_read_back_in_money_with_names() -> None:
+    names = ["jo smith", "[Ace]High", "deuce:seven", "Zed", "x (y)", "ÉlodieW"]
+    texts, hands, viewers = [], [], []
+    for seed in range(1000):
+        hand = _random_hand(seed)
+        viewer = None if seed % 4 == 0 else seed % hand.n_players
+        texts.append(
+            histories.dumps(
+                hand,
+                viewer=viewer,
+                hand_id=seed + 10**11,
+                players=names[: hand.n_players],
+                chip_unit=Decimal("0.01"),
+                currency="USD",
+                table="Aludra II",
+            )
+        )
+        hands.append(hand)
+        viewers.append(viewer)
+    imported = histories.load("\n\n\n".join(texts))
+    assert not imported.refused, imported.refused[0].reason
+    assert len(imported.hands) == 1000
+    for hand, got, viewer in zip(hands, imported.hands, viewers, strict=True):
+        same_hand(hand, got.hand, viewer)
+        assert got.chip_unit == Decimal("0.01") and got.currency == "USD"
+        assert got.table == "Aludra II"
+        assert got.rake == hand.result.rake * Decimal("0.01")
+        if viewer is not None:
+            assert got.hero == names[viewer] and got.hero_seat == viewer
+            for s in range(hand.n_players):
+                if s != viewer:
+                    assert UNKNOWN in got.hand.hole_ids(s) or s in {
+                        e.seat for e in hand.result.showdown if e.shown
+                    }
