@@ -233,7 +233,10 @@ def read_hand(
         )
     except RecordError as e:
         return Refused(
-            rec.hand_id if rec else _hand_id(lines[0]), site, _reason(e, rec, first), first
+            rec.hand_id if rec else _hand_id(lines[0]),
+            site,
+            _reason(e, rec, first, lines[0]),
+            first,
         )
     except (TripleDrawError, ArithmeticError, ValueError) as e:  # pragma: no cover - a bug
         return Refused(
@@ -266,8 +269,9 @@ def read_hand(
     )
 
 
-def _reason(e: RecordError, rec: SiteRecord | None, first: int) -> str:
-    hid = f"hand #{rec.hand_id}" if rec else f"the hand at line {first}"
+def _reason(e: RecordError, rec: SiteRecord | None, first: int, header: str) -> str:
+    hand_id = rec.hand_id if rec else _hand_id(header)
+    hid = f"hand #{hand_id}" if hand_id else f"the hand at line {first}"
     if e.line:
         return f"{hid}, line {e.line} ({e.text.strip()!r}): {e.why}"
     return f"{hid}: {e.why}"

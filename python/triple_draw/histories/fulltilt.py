@@ -258,8 +258,6 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
             first_line + len(lines) - 1,
             lines[-1],
         )
-    if rec.button is None:
-        raise RecordError("the record does not say where the button is")
     return rec
 
 

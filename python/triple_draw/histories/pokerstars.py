@@ -41,7 +41,7 @@ _HEAD = re.compile(
     r"(\d{4}/\d\d/\d\d \d+:\d\d:\d\d.*)$"
 )
 _GAME = re.compile(r"Triple Draw 2-7 Lowball (Pot Limit|No Limit|Limit)\b")
-_TOURNEY = re.compile(r"^Tournament #(\d+),\s*(.*?)\s+(?=[A-Z0-9][\w-]*\s?(?:\(|Triple))")
+_TOURNEY = re.compile(r"^Tournament #(\d+),\s*(.*?)\s*(?=Triple Draw|\d+-Game|HORSE|Mixed|$)")
 _STAKES = re.compile(r"\((?:[^()]*?,\s*)?(" + AMOUNT + r")/(" + AMOUNT + r")(?:\s+([A-Z]{3}))?\)")
 _LEVEL = re.compile(r"\bLevel ([IVXLCDM]+|\d+)\b")
 _TABLE = re.compile(r"^Table '(.*)' (\d+)-max(?: \(Play Money\))? Seat #(\d+) is the button")
@@ -272,12 +272,16 @@ def _check(name: str, args: str, n: int, text: str) -> Line | None:
     return Line("check", name, n, text) if not args else None
 
 
-def _call(name: str, args: str, n: int, text: str) -> Line:
+def _call(name: str, args: str, n: int, text: str) -> Line | None:
+    if not args:
+        return None
     a, all_in = _amount(args, n, text)
     return Line("call", name, n, text, amount=a, all_in=all_in)
 
 
-def _bets(name: str, args: str, n: int, text: str) -> Line:
+def _bets(name: str, args: str, n: int, text: str) -> Line | None:
+    if not args:
+        return None
     a, all_in = _amount(args, n, text)
     return Line("bet", name, n, text, amount=a, all_in=all_in)
 

@@ -202,10 +202,13 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
             if not shown and not cards(d.group(3) or "", n, text):
                 continue  # another player's hidden cards ([X X X X X])
             if street <= 0:
-                rec.hero = who
-                rec.hero_cards = shown
                 if len(shown) != 5 or d.group(3) is not None:
                     raise RecordError("the dealt hand is not five cards", n, text)
+                if who in rec.dealt:
+                    raise RecordError(f"{who} is dealt a second hand", n, text)
+                rec.dealt[who] = shown
+                if rec.hero is None:
+                    rec.hero, rec.hero_cards = who, shown
             else:
                 hero_draw = drawn.pop(who, None)
                 if hero_draw is None:
