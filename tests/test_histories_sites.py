@@ -285,3 +285,35 @@ def test_dumps_refuses_what_pokerstars_cannot_print() -> None:
         histories.dumps(hand, chip_unit="-1")
     with pytest.raises(ArgumentError, match="seat_numbers"):
         histories.dumps(hand, seat_numbers=[2, 1])
+
+
+@pytest.mark.parametrize(
+    "path", sorted(DATA.rglob("*.txt")), ids=lambda p: p.parent.name + "/" + p.name
+)
+def test_a_file_streamed_in_chunks_reads_as_the_whole_file(path: Path) -> None:
+    whole = histories._text.decode(path.read_bytes()).replace("\r\n", "\n").split("\n")
+    for chunk in (1, 2, 3, 7, 64):
+        got = list(histories._text.stream_lines(path, chunk=chunk))
+        assert got == whole[: len(got)] and len(whole) - len(got) <= 1
+
+
+def test_iter_load_imports_a_large_file_in_flat_memory(tmp_path: Path) -> None:
+    import tracemalloc
+
+    (a, b) = histories.load(DATA / "pokerstars" / "cash.txt").hands
+    texts = [histories.dumps(h.hand, viewer=3, players=h.players) for h in (a, b)]
+
+    def peak(n: int) -> int:
+        path = tmp_path / f"{n}.txt"
+        with path.open("w") as f:
+            for i in range(n):
+                f.write(texts[i % 2].replace("Hand #1:", f"Hand #{i + 1}:", 1) + "\n\n")
+        tracemalloc.start()
+        count = sum(1 for x in histories.iter_load(path) if isinstance(x, histories.SiteHand))
+        got = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert count == n
+        return got
+
+    small, large = peak(200), peak(2000)
+    assert large < 2 * small + 500_000, (small, large)

@@ -20,9 +20,11 @@ docs/histories.md tells what is read and how; docs/sites.md each site's rules.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from triple_draw.errors import ArgumentError, ArgumentTypeError, HistoryError, TripleDrawError
@@ -30,7 +32,8 @@ from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
 from triple_draw.histories import fulltilt, pokerstars, winamax
 from triple_draw.histories._record import RecordError, SiteRecord
-from triple_draw.histories._text import read_source, split_hands
+from triple_draw.histories._text import is_text as _is_text
+from triple_draw.histories._text import read_source, split_hands, split_lines, stream_lines
 from triple_draw.histories.replay import replay
 from triple_draw.histories.write import dumps
 
@@ -184,7 +187,7 @@ def load(source: Any, *, rules: Rules | None = None) -> Imported:
     :func:`dumps` from hands of other rules, which a site's text cannot name."""
     text, name = read_source(source)
     out = Imported(source=name)
-    for item in _iter(text, name, _options(rules)):
+    for item in _iter(split_hands(text), name, _options(rules)):
         if isinstance(item, SiteHand):
             out.hands.append(item)
         elif isinstance(item, Refused):
@@ -198,8 +201,13 @@ def iter_load(source: Any, *, rules: Rules | None = None) -> Iterator[SiteHand |
     """Each hand of ``source`` in file order, as it is replayed: a :class:`SiteHand`,
     :class:`Refused` or :class:`Skipped` (nothing is kept, so a file of any size imports
     in flat memory - beyond its text). ``rules`` as in :func:`load`."""
+    options = _options(rules)
+    if isinstance(source, (str, os.PathLike)) and not _is_text(source):
+        path = Path(source)
+        read_source(path, probe=True)  # the path's errors, before any hand
+        return _iter(split_lines(stream_lines(path)), str(path), options)
     text, name = read_source(source)
-    return _iter(text, name, _options(rules))
+    return _iter(split_hands(text), name, options)
 
 
 def _options(rules: Any) -> Rules | None:
@@ -208,9 +216,11 @@ def _options(rules: Any) -> Rules | None:
     return rules
 
 
-def _iter(text: str, name: str, options: Rules | None) -> Iterator[SiteHand | Refused | Skipped]:
+def _iter(
+    hands: Iterator[tuple[str, int, list[str]]], name: str, options: Rules | None
+) -> Iterator[SiteHand | Refused | Skipped]:
     any_hand = False
-    for site, first, lines in split_hands(text):
+    for site, first, lines in hands:
         any_hand = True
         yield read_hand(site, lines, first, options)
     if not any_hand:

@@ -20,6 +20,20 @@ _CARDS: dict[str, list[int]] = {}
 _ID = {r + s: 4 * i + j for i, r in enumerate("23456789TJQKA") for j, s in enumerate("cdhs")}
 
 
+def places(d: Decimal) -> int:
+    """The decimals an amount is printed with."""
+    p = _PLACES.get(d)
+    if p is None:
+        e = d.as_tuple().exponent
+        p = -e if isinstance(e, int) and e < 0 else 0
+        if len(_PLACES) < 65536:
+            _PLACES[d] = p
+    return p
+
+
+_PLACES: dict[Decimal, int] = {}
+
+
 def money(text: str, lineno: int = 0, line: str = "") -> Decimal:
     """The amount ``text`` ("$1,500.25", "12.50€", "300") as a Decimal."""
     d = _MONEY.get(text)
@@ -65,27 +79,31 @@ class Names:
     """The seated players' names, to find who a line is about: the longest name the line
     starts with (names may hold spaces, colons and brackets)."""
 
-    __slots__ = ("_by_first", "_plain", "sep")
+    __slots__ = ("_by_first", "plain", "sep")
 
     def __init__(self, seats: list[Seat], sep: str) -> None:
         self.sep = sep
         self._by_first: dict[str, list[str]] = {}
-        self._plain: set[str] = set()
         for s in seats:
-            self.add(s.name)
+            self._by_first.setdefault(s.name[:1], []).append(s.name + sep)
+        self._index()
 
     def add(self, name: str) -> None:
-        group = self._by_first.setdefault(name[:1], [])
-        group.append(name + self.sep)
-        group.sort(key=lambda x: -len(x))
+        self._by_first.setdefault(name[:1], []).append(name + self.sep)
+        self._index()
+
+    def _index(self) -> None:
+        sep = self.sep
+        every = []
+        for group in self._by_first.values():
+            group.sort(key=lambda x: -len(x))
+            every.extend(group)
         # a name without the separator in it, that starts no other name with the
         # separator after it, is found by the first separator of a line
-        every = [p for g in self._by_first.values() for p in g]
-        self._plain = {
-            p[: -len(self.sep)]
+        self.plain = {
+            p[: -len(sep)]
             for p in every
-            if self.sep not in p[: -len(self.sep)]
-            and not any(q != p and q.startswith(p) for q in every)
+            if sep not in p[: -len(sep)] and not any(q != p and q.startswith(p) for q in every)
         }
 
     def split(self, line: str) -> tuple[str, str] | None:
@@ -93,7 +111,7 @@ class Names:
         separator, else ``None``."""
         sep = self.sep
         i = line.find(sep)
-        if i > 0 and line[:i] in self._plain:
+        if i > 0 and line[:i] in self.plain:
             return line[:i], line[i + len(sep) :]
         for prefix in self._by_first.get(line[:1], ()):
             if line.startswith(prefix):

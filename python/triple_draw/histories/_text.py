@@ -13,13 +13,13 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from triple_draw.errors import ArgumentError, ArgumentTypeError
 
-__all__ = ["decode", "read_source", "split_hands", "HEADERS"]
+__all__ = ["decode", "read_source", "split_hands", "split_lines", "stream_lines", "HEADERS"]
 
 #: The first words of a hand's header line, by site.
 HEADERS: tuple[tuple[str, str], ...] = (
@@ -39,17 +39,10 @@ def decode(data: bytes) -> str:
     """The text of a file's bytes: UTF-8 or UTF-16 by their byte-order mark (UTF-16
     without one when every other byte of the start is NUL), UTF-8 otherwise (Windows-1252
     if it is not UTF-8); a last character cut short is dropped."""
-    if data.startswith(codecs.BOM_UTF8):
-        return _utf8(data[3:])
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        enc = "utf-16-le" if data.startswith(codecs.BOM_UTF16_LE) else "utf-16-be"
-        return _utf16(data[2:], enc)
-    head = data[:200]
-    if len(head) >= 4 and 0 not in head[0::2] and head[1::2].count(0) * 10 >= len(head) * 4:
-        return _utf16(data, "utf-16-le")  # (ASCII text: every odd byte NUL)
-    if len(head) >= 4 and 0 not in head[1::2] and head[0::2].count(0) * 10 >= len(head) * 4:
-        return _utf16(data, "utf-16-be")
-    return _utf8(data)
+    enc, skip = _encoding(data[:200])
+    if enc == "utf-8":
+        return _utf8(data[skip:])
+    return _utf16(data[skip:], enc)
 
 
 def _utf16(data: bytes, enc: str) -> str:
@@ -67,15 +60,26 @@ def _utf8(data: bytes) -> str:
         return data.decode("cp1252", errors="replace")
 
 
-def read_source(source: Any) -> tuple[str, str]:
-    """The text of ``source`` (a path, bytes or str) and a name for messages."""
-    if isinstance(source, str) and ("\n" in source or _HEADER.search(source[:200])):
+def is_text(source: str | os.PathLike[str]) -> bool:
+    """Whether a str source is the history itself (it has a line end or a header) rather
+    than a path."""
+    return isinstance(source, str) and ("\n" in source or bool(_HEADER.search(source[:200])))
+
+
+def read_source(source: Any, *, probe: bool = False) -> tuple[str, str]:
+    """The text of ``source`` (a path, bytes or str) and a name for messages; with
+    ``probe``, only check that a path can be read (the text is then "")."""
+    if isinstance(source, str) and is_text(source):
         return source, "<text>"
     if isinstance(source, (bytes, bytearray, memoryview)):
         return decode(bytes(source)), "<bytes>"
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         try:
+            if probe:
+                with open(path, "rb") as f:
+                    f.read(1)
+                return "", str(path)
             data = path.read_bytes()
         except FileNotFoundError:
             raise ArgumentError(f"{path}: no such file") from None
@@ -94,19 +98,83 @@ def split_hands(text: str) -> Iterator[tuple[str, int, list[str]]]:
     and its lines (without line ends; trailing blank lines dropped)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    if lines and lines[0].startswith("\ufeff"):
-        lines[0] = lines[0][1:]
-    start = -1
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return split_lines(text.split("\n"))
+
+
+def split_lines(lines: Iterable[str]) -> Iterator[tuple[str, int, list[str]]]:
+    """:func:`split_hands` of lines (without line ends) as they come: one hand is held at
+    a time."""
+    hand: list[str] = []
+    start = 0
     site = ""
-    for i, line in enumerate(lines):
+    for i, line in enumerate(lines, 1):
         if line[:1] in "PFW" and _HEADER.match(line):
-            if start >= 0:
-                yield site, start + 1, _trim(lines[start:i])
+            if hand:
+                yield site, start, _trim(hand)
+            hand = [line]
             start = i
             site = _site(line)
-    if start >= 0:
-        yield site, start + 1, _trim(lines[start:])
+        elif hand:
+            hand.append(line)
+    if hand:
+        yield site, start, _trim(hand)
+
+
+def stream_lines(path: Path, chunk: int = 1 << 16) -> Iterator[str]:
+    """The lines of a file read a chunk at a time, decoded as :func:`decode` decodes the
+    whole file (the encoding chosen from the first chunk)."""
+    with open(path, "rb") as f:
+        head = f.read(max(chunk, 256))
+        enc, skip = _encoding(head)
+        dec = codecs.getincrementaldecoder(enc)(errors="strict" if enc == "utf-8" else "replace")
+        data = head[skip:]
+        rest = ""
+        while True:
+            try:
+                text = dec.decode(data, final=not data)
+            except UnicodeDecodeError as e:
+                if not data and e.reason == "unexpected end of data":
+                    text = ""  # a character cut short at the end
+                else:  # not UTF-8 after all: the rest as Windows-1252
+                    dec = codecs.getincrementaldecoder("cp1252")(errors="replace")
+                    text = dec.decode(data, final=not data)
+            if not data and enc != "utf-8" and text.endswith("\ufffd"):
+                text = text[:-1]  # a truncated final byte
+            text = rest + text
+            if "\r" in text:
+                keep_cr = text.endswith("\r")  # (a CRLF cut between two chunks)
+                text = text.replace("\r\n", "\n")
+                if keep_cr:
+                    text = text[:-1]
+                text = text.replace("\r", "\n")
+                if keep_cr:
+                    text += "\r"
+            parts = text.split("\n")
+            rest = parts.pop()
+            yield from parts
+            if not data:
+                break
+            data = f.read(chunk)
+        if rest and rest != "\r":
+            yield rest
+
+
+def _encoding(head: bytes) -> tuple[str, int]:
+    """The encoding of a file from its first bytes, and the length of its BOM."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8", 3
+    if head.startswith(codecs.BOM_UTF16_LE):
+        return "utf-16-le", 2
+    if head.startswith(codecs.BOM_UTF16_BE):
+        return "utf-16-be", 2
+    h = head[:200]
+    if len(h) >= 4 and 0 not in h[0::2] and h[1::2].count(0) * 10 >= len(h) * 4:
+        return "utf-16-le", 0
+    if len(h) >= 4 and 0 not in h[1::2] and h[0::2].count(0) * 10 >= len(h) * 4:
+        return "utf-16-be", 0
+    return "utf-8", 0
 
 
 def _site(line: str) -> str:

@@ -164,9 +164,8 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
     street = -1
     summary = False
     drawn: dict[str, Line] = {}  # the draws whose thrown cards the record shows
-    for i in range(start, len(lines)):
-        text = lines[i]
-        n = first_line + i
+    plain = names.plain
+    for n, text in enumerate(lines[start:], first_line + start):
         if not text:
             continue
         if text[0] == "*":
@@ -187,7 +186,8 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
                 rec.total_pot, rec.rake = money(tot.group(1)), money(tot.group(2))
                 break  # (the seats' summary lines repeat what the hand said)
             continue
-        split = names.split(text)
+        j = text.find(": ")
+        split = (text[:j], text[j + 2 :]) if j > 0 and text[:j] in plain else names.split(text)
         if split is not None:
             name, rest = split
             ln = _action(name, rest, n, text, street)
@@ -276,14 +276,14 @@ def _call(name: str, args: str, n: int, text: str) -> Line | None:
     if not args:
         return None
     a, all_in = _amount(args, n, text)
-    return Line("call", name, n, text, amount=a, all_in=all_in)
+    return Line("call", name, n, text, a, None, all_in)
 
 
 def _bets(name: str, args: str, n: int, text: str) -> Line | None:
     if not args:
         return None
     a, all_in = _amount(args, n, text)
-    return Line("bet", name, n, text, amount=a, all_in=all_in)
+    return Line("bet", name, n, text, a, None, all_in)
 
 
 def _raise(name: str, args: str, n: int, text: str) -> Line:
@@ -291,7 +291,7 @@ def _raise(name: str, args: str, n: int, text: str) -> Line:
     if not sep:
         raise RecordError(f"a raise of {name} that cannot be read", n, text)
     a, all_in = _amount(to, n, text)
-    return Line("raise", name, n, text, amount=money(by, n, text), to=a, all_in=all_in)
+    return Line("raise", name, n, text, money(by, n, text), a, all_in)
 
 
 def _discards(name: str, args: str, n: int, text: str) -> Line | None:

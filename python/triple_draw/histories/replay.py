@@ -28,6 +28,7 @@ from triple_draw.errors import TripleDrawError
 from triple_draw.game.cards import CARD_TEXT, UNKNOWN
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_PLAYERS, Rules
+from triple_draw.histories._common import places
 from triple_draw.histories._record import Line, RecordError, SiteRecord
 
 __all__ = ["replay", "SITE_RULES", "chip_unit", "site_rules"]
@@ -87,17 +88,22 @@ def site_rules(
 def chip_unit(rec: SiteRecord) -> Decimal:
     """The money one chip is worth: a cent for real money (finer if the record prints
     finer amounts), one for chips and play money unless the record prints decimals."""
-    places = 2 if rec.currency not in ("chips", "play") else 0
-    amounts: set[Decimal | None] = {rec.small_bet, rec.big_bet, rec.total_pot, rec.rake}
-    amounts.update(s.stack for s in rec.seats)
-    amounts.update(ln.amount for ln in rec.lines)
-    amounts.update(ln.to for ln in rec.lines)
-    for a in amounts:
-        if a is not None:
-            e = a.as_tuple().exponent
-            if isinstance(e, int) and -e > places:
-                places = -e
-    return Decimal(1).scaleb(-places)
+    most = 2 if rec.currency not in ("chips", "play") else 0
+    for a in (rec.small_bet, rec.big_bet, rec.total_pot, rec.rake):
+        if a is not None and places(a) > most:
+            most = places(a)
+    for s in rec.seats:
+        if places(s.stack) > most:
+            most = places(s.stack)
+    for ln in rec.lines:
+        if ln.amount is not None and places(ln.amount) > most:
+            most = places(ln.amount)
+        if ln.to is not None and places(ln.to) > most:
+            most = places(ln.to)
+    return _UNITS[most] if most < len(_UNITS) else Decimal(1).scaleb(-most)
+
+
+_UNITS = [Decimal(1).scaleb(-k) for k in range(8)]
 
 
 class _Chips:
@@ -271,12 +277,12 @@ def replay(
                 raise RecordError("a second uncalled bet", ln.lineno, ln.text)
             uncalled = (seat(ln), chips(ln.amount, ln))  # type: ignore[arg-type]
             continue
-        k = seat(ln)
-        if kind in ("show", "muck"):
-            if hand.is_over and kind == "muck":
-                continue  # a winner without a showdown throws his hand away
+        k = seat_of.get(ln.name)  # type: ignore[arg-type]
+        if k is None:
+            raise RecordError(f"{ln.name} is not dealt in", ln.lineno, ln.text)
+        if kind == "show" or kind == "muck":
             if hand.is_over:
-                continue  # a winner without a showdown shows his hand: nothing to decide
+                continue  # a winner without a showdown shows or throws away his hand
             if hand.phase != "showdown":
                 raise RecordError(
                     f"{ln.name} shows or mucks before the showdown", ln.lineno, ln.text
@@ -285,19 +291,23 @@ def replay(
                 raise RecordError(f"{ln.name} already showed or mucked", ln.lineno, ln.text)
             shows[k] = ln
             continue
-        if kind.startswith("post_"):
-            raise RecordError("a post after the cards are dealt", ln.lineno, ln.text)
-        if hand.is_over:
-            raise RecordError("an action after the hand is over", ln.lineno, ln.text)
-        if hand.phase == "showdown":
-            raise RecordError("an action at the showdown", ln.lineno, ln.text)
-        if hand.actor != k:
-            who = names[hand.actor] if hand.actor is not None else "nobody"
-            raise RecordError(f"{ln.name} acts out of turn: {who} is to act", ln.lineno, ln.text)
+        actor = hand.actor
+        if actor != k:
+            if kind.startswith("post_"):
+                raise RecordError("a post after the cards are dealt", ln.lineno, ln.text)
+            if hand.is_over:
+                raise RecordError("an action after the hand is over", ln.lineno, ln.text)
+            if hand.phase == "showdown":
+                raise RecordError("an action at the showdown", ln.lineno, ln.text)
+            raise RecordError(
+                f"{ln.name} acts out of turn: {names[actor]} is to act",  # type: ignore[index]
+                ln.lineno,
+                ln.text,
+            )
         try:
             if kind == "draw":
                 _draw(hand, ln)
-            elif hand.in_draw:
+            elif hand.in_draw or hand.phase == "showdown":
                 raise RecordError(f"{ln.name} must draw now, not bet", ln.lineno, ln.text)
             else:
                 _bet(hand, ln, chips)
@@ -388,28 +398,26 @@ def _bet(hand: Hand, ln: Line, chips: _Chips) -> None:
         return
     if kind == "call":
         a = chips(ln.amount, ln)  # type: ignore[arg-type]
-        owe = hand.to_call
-        stack = hand.stacks[hand.actor]
+        owe = hand.to_call  # (at most his stack)
         if owe == 0:
             raise RecordError(f"{ln.name} calls with nothing to call", ln.lineno, ln.text)
-        if a != min(owe, stack):
-            raise RecordError(
-                f"{ln.name} calls {a} chips; the call is {min(owe, stack)}", ln.lineno, ln.text
-            )
+        if a != owe:
+            raise RecordError(f"{ln.name} calls {a} chips; the call is {owe}", ln.lineno, ln.text)
         hand.check_or_call()
         return
+    if kind.startswith("post_"):
+        raise RecordError("a post after the cards are dealt", ln.lineno, ln.text)
     # bet or raise: the round total it makes
     want = hand.bet_or_raise_amount()
     if want is None:
         hand.bet_or_raise()  # raises IllegalActionError saying why not
         return
-    seat = hand.actor
-    assert seat is not None
-    before = hand.bets[seat]
-    if kind == "bet":
-        to = before + chips(ln.amount, ln)  # type: ignore[arg-type]
-    else:
-        to = chips(ln.to, ln) if ln.to is not None else before + chips(ln.amount, ln)  # type: ignore[arg-type]
+    if ln.to is not None:
+        to = chips(ln.to, ln)
+    else:  # a bet: the chips put in
+        seat = hand.actor
+        assert seat is not None
+        to = hand.bets[seat] + chips(ln.amount, ln)  # type: ignore[arg-type]
     if to != want:
         what = "bet" if kind == "bet" else "raise"
         raise RecordError(
