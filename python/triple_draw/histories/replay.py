@@ -277,8 +277,8 @@ def replay(
                 raise RecordError("a second uncalled bet", ln.lineno, ln.text)
             uncalled = (seat(ln), chips(ln.amount, ln))  # type: ignore[arg-type]
             continue
-        k = seat_of.get(ln.name)  # type: ignore[arg-type]
-        if k is None:
+        k = seat_of.get(ln.name or "", -1)
+        if k < 0:
             raise RecordError(f"{ln.name} is not dealt in", ln.lineno, ln.text)
         if kind == "show" or kind == "muck":
             if hand.is_over:
@@ -300,7 +300,7 @@ def replay(
             if hand.phase == "showdown":
                 raise RecordError("an action at the showdown", ln.lineno, ln.text)
             raise RecordError(
-                f"{ln.name} acts out of turn: {names[actor]} is to act",  # type: ignore[index]
+                f"{ln.name} acts out of turn: {names[actor]} is to act",
                 ln.lineno,
                 ln.text,
             )
