@@ -41,6 +41,7 @@ __all__ = [
     "Imported",
     "Refused",
     "SiteHand",
+    "Skipped",
     "dumps",
     "iter_load",
     "load",
