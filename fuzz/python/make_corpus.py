@@ -15,6 +15,7 @@ from pathlib import Path
 from triple_draw import Hand, Rules
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
+HISTORIES = Path(__file__).resolve().parents[2] / "tests" / "data" / "histories"
 
 
 def hands() -> dict[str, Hand]:
@@ -98,6 +99,57 @@ def main() -> None:
     d.mkdir()
     for i, session in enumerate(server_sessions()):
         (d / f"session_{i:02d}").write_bytes(session)
+    d = CORPUS / "histories"
+    d.mkdir()
+    for path in sorted(HISTORIES.rglob("*.txt")):
+        (d / f"{path.parent.name}_{path.name}").write_bytes(path.read_bytes())
+    d = CORPUS / "table"
+    d.mkdir()
+    for i, doc in enumerate(table_documents()):
+        (d / f"table_{i:02d}.json").write_text(json.dumps(doc, separators=(",", ":")))
+    d = CORPUS / "discard"
+    d.mkdir()
+    for i in range(12):  # players, draw procedure, reshuffle, burns, ante, seed
+        seed = bytes([i % 7, i % 2, i % 3, (i // 2) % 2, (i // 3) % 2, i, 7, 1])
+        (d / f"hand_{i:02d}").write_bytes(seed)
+
+
+def table_documents() -> list[dict]:
+    """A table's documents through a session: between hands, in hands, with players
+    coming in with a post, sitting out and rebuying, under both button rules."""
+    from triple_draw import IllegalActionError
+    from triple_draw.game import Table
+
+    out = []
+    for rule in ("dead", "moving"):
+        rnd = random.Random(11)
+        rules = Rules(ante=1 if rule == "moving" else 0)
+        t = Table(rules, [40, 5, 60, None, 12, 60], seed=5, button_rule=rule)
+        for k in range(14):
+            for s in range(6):
+                st = t.status(s)
+                r = rnd.random()
+                if st is None and r < 0.3:
+                    t.sit(s, rnd.choice([3, 20, 60]), post=rnd.random() < 0.5)
+                elif st == "sitting_out" and r < 0.4:
+                    t.sit_in(s)
+                elif st == "active" and r < 0.1:
+                    t.sit_out(s)
+            try:
+                h = t.new_hand()
+            except IllegalActionError:  # fewer than two players: the next round
+                continue
+            for _ in range(rnd.randint(0, 12)):
+                if h.is_over:
+                    break
+                h.apply(rnd.choice(h.legal_actions()))
+            if k % 2:
+                out.append(t.to_dict())
+            while not h.is_over:
+                h.apply(rnd.choice(h.legal_actions()))
+            if k % 3 == 0:
+                out.append(t.to_dict())
+    return out
 
 
 def server_sessions() -> list[bytes]:
