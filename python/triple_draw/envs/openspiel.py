@@ -42,11 +42,14 @@ nodes and its decisions into OpenSpiel actions.
   discards); the observation string says the same in words. The information state
   (perfect recall) adds the sequence of every decision as the seat saw it (other
   players' discards as counts only) and the seat's own cards after the deal and each
-  draw. Neither ever holds another seat's cards or discards, nor the stub.
+  draw. Neither ever holds another seat's cards or discards, nor the stub; both strings
+  end with the hands shown at the showdown, each in card order.
 - **Serialisation**: OpenSpiel's (the history of actions): every card comes from a
   chance outcome, so replaying the history rebuilds the state exactly.
 - :meth:`TripleDrawState.resample_from_infostate` deals the unseen cards anew
-  consistently with what the player saw (for ISMCTS).
+  consistently with what the player saw (for ISMCTS): his view of the hand, written as
+  PHH with the cards he did not see ``??``, is dealt in full by
+  :func:`triple_draw.phh.complete` and replayed as a state of the game.
 """
 
 from __future__ import annotations
@@ -562,14 +565,14 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         The hand as he sees it (:func:`triple_draw.phh.dumps` with ``viewer``: the
         others' cards are ``??`` unless shown at the showdown) is dealt in full by
         :func:`triple_draw.phh.complete` under the game's rules, reshuffles included:
-        every unknown card is one the deal could have given at that moment (one of the
-        deals consistent with what he saw; the choice does not weigh how likely the
-        others' decisions make a deal). The new state replays this state's history with
-        the completed hand's cards as the other seats' chance outcomes and their
-        discards as the cards the completed hand throws (as many as here): his own
-        cards and decisions, the chips, the betting, every seat's draw counts and the
-        showdown stay this state's, and so do his information state string and tensor
-        and his observations.
+        every unknown card is one the deal could have given at that moment. The deal is
+        one of those consistent with what he saw, not necessarily drawn uniformly among
+        them, nor weighed by how likely the others' decisions make it. The new state
+        replays this state's history with the completed hand's cards as the other
+        seats' chance outcomes and its discards as theirs (as many cards as here): his
+        own cards and decisions, the chips, the betting, every seat's draw counts and
+        the showdown stay this state's, and so do his information state string and
+        tensor and his observations.
 
         ``probability_sampler`` (a callable returning floats in [0, 1), e.g. OpenSpiel's
         ``UniformProbabilitySampler``; without one, Python's ``random``) draws the seed of
@@ -579,7 +582,8 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         so far are his if it is his discard, else new ones), and a finished hand keeps
         the hands shown at its showdown and its returns. Raises
         :class:`~triple_draw.errors.ArgumentError` for a ``player_id`` that is not a
-        seat."""
+        seat (and :func:`~triple_draw.phh.complete`'s
+        :class:`~triple_draw.errors.HistoryError` should its bounded search fail)."""
         g = self._g
         n = g.n
         if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)):
