@@ -306,3 +306,28 @@ def _cards(token: str) -> list[str]:
     if token[0] not in "d+x":
         return []
     return [token[i : i + 2] for i in range(1, len(token) - 1, 2)]
+
+
+def test_a_completion_the_game_cannot_deal_is_refused_not_replaced_by_the_truth() -> None:
+    """Declare-then-deal under the "pokerkit" reshuffle: the game deals a declaration's
+    replacements before the later declarations, whose discards the engine's new stub (and
+    so phh.complete) may still give. Some views of 8-player hands get no completion the
+    game can deal: the resample raises instead of returning the state's own deal."""
+    from triple_draw.errors import TripleDrawError
+
+    game = load({"players": 8, "stacks": 100, "reshuffle": "pokerkit"})
+    rng = random.Random(3)
+    refused = dealt = 0
+    for _ in range(12):
+        state = play(game, rng)
+        for p in range(8):
+            try:
+                other = state.resample_from_infostate(p, rng.random)
+            except TripleDrawError as e:
+                assert "fits this game's chance nodes" in str(e)
+                refused += 1
+                continue
+            assert_same_for(state, other, p)
+            assert others_cards(other, p) != others_cards(state, p)
+            dealt += 1
+    assert refused and dealt

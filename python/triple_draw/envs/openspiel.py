@@ -71,7 +71,7 @@ except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
 
 from triple_draw import phh
 from triple_draw.envs import encoding as enc
-from triple_draw.errors import ArgumentError, IllegalActionError, TripleDrawError
+from triple_draw.errors import ArgumentError, HistoryError, IllegalActionError, TripleDrawError
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
@@ -123,6 +123,10 @@ _BET_WORDS = ("f", "c", "r")
 _CARD_ID = {t: i for i, t in enumerate(CARD_TEXT[:52])}
 #: the seeds of phh.complete a resample draws from (one float of the sampler each)
 _SEEDS = 1 << 53
+#: completions of a player's view a resample tries: one that the game's chance nodes
+#: cannot deal (declare-then-deal under the "pokerkit" reshuffle, see resample_from_infostate)
+#: is drawn again
+_RESAMPLE_ATTEMPTS = 3
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_triple_draw",
     long_name="Python Deuce-to-Seven Triple Draw (triple_draw)",
@@ -567,23 +571,31 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         :func:`triple_draw.phh.complete` under the game's rules, reshuffles included:
         every unknown card is one the deal could have given at that moment. The deal is
         one of those consistent with what he saw, not necessarily drawn uniformly among
-        them, nor weighed by how likely the others' decisions make it. The new state
-        replays this state's history with the completed hand's cards as the other
-        seats' chance outcomes and its discards as theirs (as many cards as here): his
-        own cards and decisions, the chips, the betting, every seat's draw counts and
-        the showdown stay this state's, and so do his information state string and
-        tensor and his observations.
+        them, nor weighed by how likely the others' decisions make it (and where
+        ``complete`` has to search, the same one for every seed). The new state replays
+        this state's history with the completed hand's cards as the other seats' chance
+        outcomes and its discards as theirs (as many cards as here): his own cards and
+        decisions, the chips, the betting, every seat's draw counts and the showdown
+        stay this state's, and so do his information state string and tensor and his
+        observations.
 
         ``probability_sampler`` (a callable returning floats in [0, 1), e.g. OpenSpiel's
         ``UniformProbabilitySampler``; without one, Python's ``random``) draws the seed of
-        the completion: one draw per call. Any state may be resampled, for any seat: at
-        a chance node the new state is at the same chance node (during the deal he keeps
-        the cards he was dealt so far; while a discard is served, the replacements dealt
-        so far are his if it is his discard, else new ones), and a finished hand keeps
-        the hands shown at its showdown and its returns. Raises
+        the completion. Any state may be resampled, for any seat: at a chance node the
+        new state is at the same chance node (during the deal he keeps the cards he was
+        dealt so far; while a discard is served, the replacements dealt so far are his
+        if it is his discard, else new ones), and a finished hand keeps the hands shown
+        at its showdown and its returns.
+
+        Under declare-then-deal with the "pokerkit" reshuffle the game deals a
+        declaration's replacements before the later declarations, so a new stub formed
+        there cannot give him their discards, as the engine's deal (and so ``complete``)
+        may: a completion that does so cannot be replayed and another seed is drawn (up
+        to three in all; with 7 or 8 players some views get none that fits). Raises
         :class:`~triple_draw.errors.ArgumentError` for a ``player_id`` that is not a
-        seat (and :func:`~triple_draw.phh.complete`'s
-        :class:`~triple_draw.errors.HistoryError` should its bounded search fail)."""
+        seat, and :class:`~triple_draw.errors.TripleDrawError` if no completion fits -
+        never the state's own deal in its place, which would show a search the cards it
+        must not see."""
         g = self._g
         n = g.n
         if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)):
@@ -592,9 +604,18 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         if not 0 <= p < n:
             raise ArgumentError(f"player_id must be a seat 0..{n - 1}, got {player_id!r}")
         draw = probability_sampler if callable(probability_sampler) else random.random
-        seed = int(float(draw()) * _SEEDS) % _SEEDS
-        dealt = phh.complete(self._view_phh(p), rules=g.rules, seed=seed)
-        return self._replay_dealt(dealt, p)
+        text = self._view_phh(p)
+        why: TripleDrawError | None = None
+        for _attempt in range(_RESAMPLE_ATTEMPTS):
+            seed = int(float(draw()) * _SEEDS) % _SEEDS
+            try:
+                return self._replay_dealt(phh.complete(text, rules=g.rules, seed=seed), p)
+            except (HistoryError, IllegalActionError) as e:
+                why = e
+        raise TripleDrawError(
+            f"no deal of the cards seat {p} has not seen was found that fits this game's "
+            f"chance nodes ({_RESAMPLE_ATTEMPTS} completions of his view tried): {why}"
+        ) from why
 
     def _view_phh(self, seat: int) -> str:
         """The PHH text of the hand as ``seat`` sees it (unseen cards ``??``). During the
