@@ -670,7 +670,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         drawn_n = [0] * n
         new = g.new_initial_state()
         for a in self._actions:
-            if new.is_chance_node():
+            if new._hr.hand is None or new._pending is not None:  # a chance node
                 s = new._next_card_seat()
                 if s != seat:
                     a = cards[s][dealt_n[s]]
