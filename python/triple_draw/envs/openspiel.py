@@ -42,11 +42,14 @@ nodes and its decisions into OpenSpiel actions.
   discards); the observation string says the same in words. The information state
   (perfect recall) adds the sequence of every decision as the seat saw it (other
   players' discards as counts only) and the seat's own cards after the deal and each
-  draw. Neither ever holds another seat's cards or discards, nor the stub.
+  draw. Neither ever holds another seat's cards or discards, nor the stub; both strings
+  end with the hands shown at the showdown, each in card order.
 - **Serialisation**: OpenSpiel's (the history of actions): every card comes from a
   chance outcome, so replaying the history rebuilds the state exactly.
 - :meth:`TripleDrawState.resample_from_infostate` deals the unseen cards anew
-  consistently with what the player saw (for ISMCTS).
+  consistently with what the player saw (for ISMCTS): his view of the hand, written as
+  PHH with the cards he did not see ``??``, is dealt in full by
+  :func:`triple_draw.phh.complete` and replayed as a state of the game.
 """
 
 from __future__ import annotations
@@ -66,11 +69,13 @@ except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
         "triple_draw.envs.openspiel needs OpenSpiel: pip install 'triple_draw[openspiel]'"
     ) from e
 
+from triple_draw import phh
 from triple_draw.envs import encoding as enc
-from triple_draw.errors import ArgumentError, IllegalActionError, TripleDrawError
+from triple_draw.errors import ArgumentError, HistoryError, IllegalActionError, TripleDrawError
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
+from triple_draw.phh.base import phh_order
 
 __all__ = [
     "DEFAULT_PARAMS",
@@ -115,6 +120,13 @@ _RULE_KEYS = (
     "muck_beaten_hands",
 )
 _BET_WORDS = ("f", "c", "r")
+_CARD_ID = {t: i for i, t in enumerate(CARD_TEXT[:52])}
+#: the seeds of phh.complete a resample draws from (one float of the sampler each)
+_SEEDS = 1 << 53
+#: completions of a player's view a resample tries: one that the game's chance nodes
+#: cannot deal (declare-then-deal under the "pokerkit" reshuffle, see resample_from_infostate)
+#: is drawn again
+_RESAMPLE_ATTEMPTS = 3
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_triple_draw",
     long_name="Python Deuce-to-Seven Triple Draw (triple_draw)",
@@ -526,12 +538,18 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         return " | ".join(out)
 
     def _showdown(self) -> list[str]:
-        """The hands shown at the showdown (public, as in ``hand.view``)."""
+        """The hands shown at the showdown (public, as in ``hand.view``), each in card
+        order: the order a seat holds his cards in says when he got them, which a shown
+        hand does not tell."""
         h = self.hand
         res = None if h is None else h.result
         if res is None:
             return []
-        return [f"s{e.seat} shows {''.join(e.cards)}" for e in res.showdown if e.cards]
+        return [
+            f"s{e.seat} shows {''.join(sorted(e.cards, key=_CARD_ID.__getitem__))}"
+            for e in res.showdown
+            if e.cards
+        ]
 
     def _info_string(self, seat: int, private: bool = True) -> str:
         tokens = []
@@ -541,46 +559,131 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
 
     # -- search ------------------------------------------------------------------------------
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> Any:
-        """A state with the same information state for ``player_id`` whose unseen cards
-        (the others' cards and replacements, and so the stub) are dealt anew, uniformly
-        among the deals consistent with what he saw. The draws ``probability_sampler``
-        (a callable returning floats in [0, 1), e.g. OpenSpiel's
-        ``UniformProbabilitySampler``) or, without one, Python's ``random``."""
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Any = None
+    ) -> TripleDrawState:
+        """A state with the same information state for ``player_id`` whose cards he has
+        not seen - the others' cards, discards and replacements, and so the stub - are
+        dealt anew, consistently with everything he saw (for ISMCTS).
+
+        The hand as he sees it (:func:`triple_draw.phh.dumps` with ``viewer``: the
+        others' cards are ``??`` unless shown at the showdown) is dealt in full by
+        :func:`triple_draw.phh.complete` under the game's rules, reshuffles included:
+        every unknown card is one the deal could have given at that moment. The deal is
+        one of those consistent with what he saw, not necessarily drawn uniformly among
+        them, nor weighed by how likely the others' decisions make it (and where
+        ``complete`` has to search, the same one for every seed). The new state replays
+        this state's history with the completed hand's cards as the other seats' chance
+        outcomes and its discards as theirs (as many cards as here): his own cards and
+        decisions, the chips, the betting, every seat's draw counts and the showdown
+        stay this state's, and so do his information state string and tensor and his
+        observations.
+
+        ``probability_sampler`` (a callable returning floats in [0, 1), e.g. OpenSpiel's
+        ``UniformProbabilitySampler``; without one, Python's ``random``) draws the seed of
+        the completion. Any state may be resampled, for any seat: at a chance node the
+        new state is at the same chance node (during the deal he keeps the cards he was
+        dealt so far; while a discard is served, the replacements dealt so far are his
+        if it is his discard, else new ones), and a finished hand keeps the hands shown
+        at its showdown and its returns.
+
+        Under declare-then-deal with the "pokerkit" reshuffle the game deals a
+        declaration's replacements before the later declarations, so a new stub formed
+        there cannot give him their discards, as the engine's deal (and so ``complete``)
+        may: a completion that does so cannot be replayed and another seed is drawn (up
+        to three in all; with 7 or 8 players some views get none that fits). Raises
+        :class:`~triple_draw.errors.ArgumentError` for a ``player_id`` that is not a
+        seat, and :class:`~triple_draw.errors.TripleDrawError` if no completion fits -
+        never the state's own deal in its place, which would show a search the cards it
+        must not see."""
+        g = self._g
+        n = g.n
+        if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)):
+            raise ArgumentError(f"player_id must be a seat 0..{n - 1}, got {player_id!r}")
+        p = int(player_id)
+        if not 0 <= p < n:
+            raise ArgumentError(f"player_id must be a seat 0..{n - 1}, got {player_id!r}")
         draw = probability_sampler if callable(probability_sampler) else random.random
-        game = self._g
-        history = self.history()
-        # the cards he receives from each point of the history on: the others' new deal
-        # must leave them to him
-        probe = game.new_initial_state()
-        mine: list[set[int]] = []
-        for a in history:
-            mine.append(set())
-            if probe.is_chance_node() and probe._next_card_seat() == player_id:
-                mine[-1].add(a)
-            probe.apply_action(a)
-        later: set[int] = set()
-        future: list[frozenset[int]] = [frozenset()] * len(history)
-        for i in range(len(history) - 1, -1, -1):
-            later |= mine[i]
-            future[i] = frozenset(later)
-        for _attempt in range(1000):
-            new = game.new_initial_state()
-            ok = True
-            for i, a in enumerate(history):
-                if new.is_chance_node() and new._next_card_seat() != player_id:
-                    outs = [c for c in new._chance_cards() if c not in future[i]]
-                    if not outs:
-                        ok = False
-                        break
-                    a = outs[min(int(draw() * len(outs)), len(outs) - 1)]
-                elif new.is_chance_node() and a not in new._chance_cards():
-                    ok = False
-                    break
-                new.apply_action(a)
-            if ok:
-                return new
-        return self.clone()  # pragma: no cover - no other deal was found
+        text = self._view_phh(p)
+        why: TripleDrawError | None = None
+        for _attempt in range(_RESAMPLE_ATTEMPTS):
+            seed = int(float(draw()) * _SEEDS) % _SEEDS
+            try:
+                return self._replay_dealt(phh.complete(text, rules=g.rules, seed=seed), p)
+            except (HistoryError, IllegalActionError) as e:
+                why = e
+        raise TripleDrawError(
+            f"no deal of the cards seat {p} has not seen was found that fits this game's "
+            f"chance nodes ({_RESAMPLE_ATTEMPTS} completions of his view tried): {why}"
+        ) from why
+
+    def _view_phh(self, seat: int) -> str:
+        """The PHH text of the hand as ``seat`` sees it (unseen cards ``??``). During the
+        deal: a record of the cards he was dealt so far. During a draw: the hand with the
+        draw played out (the discard being served gets its other replacements from the
+        deck, unknown if it is his; the players still to declare stand pat, which names no
+        card), so that the replacements of every declaration so far are written even
+        where the engine deals them only after the last one (declare-then-deal)."""
+        g = self._g
+        h = self.hand
+        if h is None:
+            mine = "".join(CARD_TEXT[c] for c in self._own_cards(seat))
+            hole: list[str | None] = [None] * g.n
+            hole[seat] = mine + "??" * (5 - len(mine) // 2)
+            rec = Hand(g.rules, list(g.stacks), g.button, hole_cards=hole, record=True)
+            return phh.dumps(rec, viewer=seat)
+        if not h.in_draw:
+            return phh.dumps(h, viewer=seat)
+        h = h.copy()
+        served = self._pending
+        if served is not None:
+            s, cards, got = served
+            h.discard(cards, receive=[*got, *[None] * (len(cards) - len(got))])
+        while h.in_draw:
+            h.discard(())
+        text = phh.dumps(h, viewer=seat)
+        if served is None or s != seat or len(got) == len(cards):
+            return text
+        # his replacements not dealt yet are unknown to him
+        full = next(e.cards for e in reversed(h.history) if e.kind == "draw" and e.seat == s)
+        k = phh_order(h.button, g.n).index(s) + 1
+        line = f'"d dh p{k} {"".join(full or ())}'
+        i = text.rindex(line)
+        seen = "".join(CARD_TEXT[c] for c in got)
+        unseen = "??" * (len(cards) - len(got))
+        return f'{text[:i]}"d dh p{k} {seen}{unseen}{text[i + len(line) :]}'
+
+    def _replay_dealt(self, dealt: Hand, seat: int) -> TripleDrawState:
+        """This state's history replayed with ``dealt``'s cards for every seat but
+        ``seat``: their chance outcomes are the cards ``dealt`` deals them (in order),
+        their discards the cards it throws."""
+        g = self._g
+        n = g.n
+        cards: list[list[int]] = [[] for _ in range(n)]
+        thrown: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
+        for e in dealt.history:
+            if e.kind in ("deal", "draw"):
+                cards[e.seat].extend(_CARD_ID[c] for c in e.cards)  # type: ignore[index, union-attr]
+            elif e.kind == "discard":
+                thrown[e.seat].append(tuple(_CARD_ID[c] for c in e.cards))  # type: ignore[index, union-attr]
+        dealt_n = [0] * n
+        drawn_n = [0] * n
+        new = g.new_initial_state()
+        for a in self._actions:
+            if new._hr.hand is None or new._pending is not None:  # a chance node
+                s = new._next_card_seat()
+                if s != seat:
+                    a = cards[s][dealt_n[s]]
+                dealt_n[s] += 1
+            elif a >= enc.DISCARD_OFFSET:
+                h = new.hand
+                s = h.actor
+                if s != seat:
+                    held = sorted(h.hole_ids(s))
+                    a = enc.DISCARD_OFFSET + sum(1 << held.index(c) for c in thrown[s][drawn_n[s]])
+                drawn_n[s] += 1
+            new.apply_action(a)
+        return new
 
     def _next_card_seat(self) -> int:
         """The seat the next chance card goes to."""
