@@ -4,9 +4,10 @@ Routes:
 
 - ``GET /``: the web table (``static/index.html``); ``/static/...`` its script and style;
 - ``GET /api/tables``: the tables with their stakes and seats (public);
-- ``GET /api/history``: the PHH histories of the hands a seat played, as that seat may
-  know them; the seat token goes in an ``Authorization: Bearer`` header, never in the URL
-  (so no access log ever holds it);
+- ``GET /api/history``: the histories of the hands a seat played, as that seat may know
+  them - PHH (``?format=phh``, the default) or PokerStars (``?format=pokerstars``); the
+  seat token goes in an ``Authorization: Bearer`` header, never in the URL (so no access
+  log ever holds it);
 - ``WS /ws/{table_id}``: the table protocol (``protocol.py``).
 
 Each WebSocket connection checks the ``Origin`` header (a page of another site cannot
@@ -36,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from triple_draw.game import Hand
 from triple_draw.server import engine
 from triple_draw.server.protocol import (
     PROTOCOL_VERSION,
@@ -43,7 +45,7 @@ from triple_draw.server.protocol import (
     error_frame,
     parse_client_message,
 )
-from triple_draw.server.store import Store, StoreError
+from triple_draw.server.store import PlayedHand, Store, StoreError
 from triple_draw.server.tables import TableConfig, TableRunner, token_key
 
 __all__ = ["ServerSettings", "create_app", "handle_message"]
@@ -56,6 +58,11 @@ STATIC_DIR = Path(str(resources.files("triple_draw.server").joinpath("static")))
 SEND_QUEUE_LIMIT = 512
 #: Refused messages (rate limit, bad input) after which a connection is closed.
 STRIKES_TO_CLOSE = 200
+#: The formats of ``GET /api/history``: the media type and file name of each.
+HISTORY_FORMATS = {
+    "phh": ("text/plain; charset=utf-8", "my-hands.phhs"),
+    "pokerstars": ("text/plain; charset=utf-8", "my-hands-pokerstars.txt"),
+}
 _CSP = (
     "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
     "style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -235,26 +242,65 @@ def create_app(
             return PlainTextResponse(
                 "send the seat token as 'Authorization: Bearer TOKEN'", status_code=401
             )
-        text = await asyncio.to_thread(_histories, token_key(token.strip()))
+        fmt = request.query_params.get("format", "phh")
+        if fmt not in HISTORY_FORMATS:
+            allowed = sorted(HISTORY_FORMATS)
+            frame = error_frame(
+                "bad_format", f"format must be one of {', '.join(allowed)}; got {fmt[:40]!r}"
+            )
+            return JSONResponse({**frame, "allowed": allowed}, status_code=400)
+        text = await asyncio.to_thread(_histories, token_key(token.strip()), fmt)
         if text is None:
             return PlainTextResponse("no finished hands for this token", status_code=404)
-        return PlainTextResponse(
+        media_type, filename = HISTORY_FORMATS[fmt]
+        return Response(
             text,
-            headers={"content-disposition": 'attachment; filename="my-hands.phhs"'},
+            media_type=media_type,
+            headers={"content-disposition": f'attachment; filename="{filename}"'},
         )
 
-    def _histories(player: str) -> str | None:
-        """The player's finished hands as one .phhs text, as his seat saw them (off the
-        event loop: replaying many hands takes a while)."""
-        hands = store.hands_of(player)
+    def _seen_hands(player: str) -> list[tuple[PlayedHand, Hand]]:
+        """The one place that decides what a player may download: the finished hands he
+        played (the store's, oldest first, as many as it gives), each with his own seat
+        in it - the only seat whose cards a history of his shows beside the shown
+        hands."""
+        return [(p, engine.hand_from_doc(p.final)) for p in store.hands_of(player)]
+
+    def _table_name(table_id: str) -> str:
+        """The table's name as a history prints it (one line); its id if it is no longer
+        served."""
+        runner = runners.get(table_id)
+        name = " ".join((runner.config.name if runner is not None else "").split())
+        return name or table_id or "triple-draw serve"
+
+    def _histories(player: str, fmt: str) -> str | None:
+        """The player's finished hands as one text of format ``fmt``, as his seat saw
+        them (off the event loop: replaying many hands takes a while): PHH, a .phhs of
+        ``[1]``, ``[2]``... sections; PokerStars, the hands one after another with blank
+        lines between, as PokerStars files are."""
+        hands = _seen_hands(player)
         if not hands:
             return None
         parts = []
-        for i, (hand_id, hand_seat, final, names) in enumerate(hands, 1):
-            hand = engine.hand_from_doc(final)
-            text = engine.history_text(hand, hand_seat, hand_id, names, "triple-draw serve")
-            parts.append(f"[{i}]\n{text}")
-        return "\n".join(parts)
+        for i, (p, hand) in enumerate(hands, 1):
+            if fmt == "pokerstars":
+                parts.append(
+                    engine.pokerstars_text(
+                        hand,
+                        p.hand_seat,
+                        p.hand_id,
+                        p.names,
+                        _table_name(p.table_id),
+                        p.started,
+                        p.table_seats,
+                    )
+                )
+            else:
+                text = engine.history_text(
+                    hand, p.hand_seat, p.hand_id, p.names, "triple-draw serve"
+                )
+                parts.append(f"[{i}]\n{text}")
+        return "\n\n".join(parts) if fmt == "pokerstars" else "\n".join(parts)
 
     async def ws_endpoint(ws: WebSocket) -> None:
         table_id = ws.path_params["table_id"]

@@ -7,15 +7,16 @@ blind or posting, sit-outs and the blinds they miss, the heads-up adjustment; it
 sits where (name, token digest, bot) and what players asked for during a hand, which it
 hands to the table once the hand is over. Only public APIs
 are used: ``Table`` and its seat methods, ``Table.new_hand``, ``Table.to_dict`` /
-``from_dict``, ``Hand.view``, ``Hand.apply`` and ``phh.dumps``.
+``from_dict``, ``Hand.view``, ``Hand.apply``, ``phh.dumps`` and ``histories.dumps``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from triple_draw import Card, phh
+from triple_draw import Card, histories, phh
 from triple_draw.errors import IllegalActionError
 from triple_draw.game import Action, Hand, Rules, Table
 from triple_draw.game.actions import ACTION_KINDS
@@ -29,6 +30,9 @@ __all__ = [
     "history_text",
     "new_table",
     "own_discards",
+    "pokerstars_date",
+    "pokerstars_names",
+    "pokerstars_text",
     "table_from_doc",
     "table_to_doc",
     "timeout_action",
@@ -113,3 +117,67 @@ def history_text(
     """The PHH text of a hand as ``viewer`` (a hand seat; ``None``: omniscient) may know
     it; ``names`` by hand seat."""
     return phh.dumps(hand, viewer=viewer, _hand_id=hand_id, players=list(names), venue=venue)
+
+
+#: The date a PokerStars history prints for a hand whose start time is not stored.
+POKERSTARS_NO_DATE = "2026/01/01 12:00:00 ET"
+
+
+def pokerstars_date(started: float | None) -> str:
+    """A hand's start (seconds since the epoch) as PokerStars prints it: the US Eastern
+    time (daylight saving time from the second Sunday of March to the first Sunday of
+    November, 2 a.m. local), ``2026/09/03 18:15:01 ET`` (the hour unpadded, as PokerStars
+    writes it: ``9:05:00``). ``None``: :data:`POKERSTARS_NO_DATE`."""
+    if started is None:
+        return POKERSTARS_NO_DATE
+    utc = datetime.fromtimestamp(started, timezone.utc)
+    y = utc.year
+    march = datetime(y, 3, 8, 7, tzinfo=timezone.utc)  # 2:00 EST = 7:00 UTC
+    march += timedelta(days=(6 - march.weekday()) % 7)
+    november = datetime(y, 11, 1, 6, tzinfo=timezone.utc)  # 2:00 EDT = 6:00 UTC
+    november += timedelta(days=(6 - november.weekday()) % 7)
+    et = utc + timedelta(hours=-4 if march <= utc < november else -5)
+    return f"{et:%Y/%m/%d} {et.hour}:{et:%M:%S} ET"
+
+
+def pokerstars_names(names: Sequence[str]) -> list[str]:
+    """The players' names as a PokerStars history can tell them apart: a name that would
+    repeat another (two players called "Player"), or start with another and a colon, gets
+    ``" #2"``, ``" #3"``... (its colons made dots); leading ``*`` go (a line starting with
+    ``*`` is a section's)."""
+    out: list[str] = []
+
+    def clash(name: str) -> bool:
+        return any(name == q or name.startswith(q + ":") or q.startswith(name + ":") for q in out)
+
+    for i, raw in enumerate(names):
+        base = raw.strip().lstrip("*").strip() or f"Player{i + 1}"
+        name, k = base, 1
+        while clash(name):
+            k += 1
+            name = f"{base.replace(':', '.')} #{k}"
+        out.append(name)
+    return out
+
+
+def pokerstars_text(
+    hand: Hand,
+    viewer: int,
+    hand_id: int,
+    names: Sequence[str],
+    table: str,
+    started: float | None,
+    table_seats: Sequence[int],
+) -> str:
+    """The PokerStars hand history of a hand as ``viewer`` (a hand seat) may know it:
+    ``names`` and ``table_seats`` (``0..``) by hand seat, printed as seats ``1..``;
+    ``started`` as :func:`pokerstars_date`. Amounts are chips, as in a play-money game."""
+    return histories.dumps(
+        hand,
+        viewer=viewer,
+        players=pokerstars_names(names),
+        hand_id=hand_id,
+        table=table,
+        date=pokerstars_date(started),
+        seat_numbers=[ts + 1 for ts in table_seats] if table_seats else None,
+    )

@@ -29,11 +29,11 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from triple_draw.errors import TripleDrawError
 
-__all__ = ["DuplicateActionError", "SQLiteStore", "Store", "StoreError"]
+__all__ = ["DuplicateActionError", "PlayedHand", "SQLiteStore", "Store", "StoreError"]
 
 
 class StoreError(TripleDrawError, RuntimeError):
@@ -46,8 +46,24 @@ class DuplicateActionError(StoreError):
 
 #: A finished hand to store with the action that ended it: (PHH text, final document).
 Finish = tuple[str, dict[str, Any]]
-#: A finished hand someone played: (hand id, his hand seat, final document, names).
-PlayedHand = tuple[int, int, dict[str, Any], list[str]]
+
+
+class PlayedHand(NamedTuple):
+    """A finished hand someone played, as :meth:`Store.hands_of` gives it."""
+
+    hand_id: int
+    #: his seat in the hand (``0..n-1``, the hand's seats)
+    hand_seat: int
+    #: the hand's final document (:meth:`Hand.to_dict`: every card - for the server only)
+    final: dict[str, Any]
+    #: the players' names, by hand seat
+    names: list[str]
+    #: the table it was played at
+    table_id: str = ""
+    #: the players' table seats (``0..max_players-1``), by hand seat
+    table_seats: tuple[int, ...] = ()
+    #: when it started (seconds since the epoch, ``time.time()``); ``None``: not stored
+    started: float | None = None
 
 
 class Store(ABC):
@@ -94,8 +110,9 @@ class Store(ABC):
 
     @abstractmethod
     def hands_of(self, player: str, limit: int = 1000) -> list[PlayedHand]:
-        """The finished hands ``player`` played, oldest first: ``(hand id, his hand seat,
-        final document, the players' names by hand seat)``."""
+        """The finished hands ``player`` played, oldest first, at most ``limit`` of them:
+        each a :class:`PlayedHand` (hand id, his hand seat, final document, the players'
+        names and table seats by hand seat, the table, when it started)."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -278,20 +295,32 @@ class SQLiteStore(Store):
     def hands_of(self, player: str, limit: int = 1000) -> list[PlayedHand]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT h.id, p.hand_seat, h.final FROM hand_players p JOIN hands h "
+                "SELECT h.id, p.hand_seat, h.final, h.table_id, h.started "
+                "FROM hand_players p JOIN hands h "
                 "ON h.id = p.hand_id WHERE p.player = ? AND h.final IS NOT NULL "
                 "ORDER BY h.id LIMIT ?",
                 (player, limit),
             ).fetchall()
-            names: dict[int, list[str]] = {}
-            for hid, name in self._db.execute(
-                "SELECT p.hand_id, p.name FROM hand_players p JOIN hand_players me "
+            seats: dict[int, list[tuple[str, int]]] = {}
+            for hid, name, ts in self._db.execute(
+                "SELECT p.hand_id, p.name, p.table_seat FROM hand_players p JOIN hand_players me "
                 "ON me.hand_id = p.hand_id WHERE me.player = ? "
                 "ORDER BY p.hand_id, p.hand_seat",
                 (player,),
             ):
-                names.setdefault(hid, []).append(name)
-        return [(hid, hs, json.loads(final), names[hid]) for hid, hs, final in rows]
+                seats.setdefault(hid, []).append((name, ts))
+        return [
+            PlayedHand(
+                hid,
+                hs,
+                json.loads(final),
+                [name for name, _ in seats[hid]],
+                table_id,
+                tuple(ts for _, ts in seats[hid]),
+                started,
+            )
+            for hid, hs, final, table_id, started in rows
+        ]
 
     def actions_since(self, hand_id: int, seq: int = 0) -> list[tuple[int, int, dict[str, Any]]]:
         with self._lock:

@@ -427,10 +427,14 @@ function onDraw() {
   if (isMyTurn() && legal("discard")) act({ kind: "discard", cards: Array.from(st.selected) });
 }
 
-async function downloadHistory() {
+// The hands this seat played, as it saw them: PHH (a .phhs file) or PokerStars (.txt).
+const HISTORY_FILES = { phh: "my-hands.phhs", pokerstars: "my-hands-pokerstars.txt" };
+async function downloadHistory(format) {
   const token = localStorage.getItem(tokenKey());
   if (!token) return;
-  const r = await fetch("/api/history", { headers: { Authorization: "Bearer " + token } });
+  const r = await fetch("/api/history?format=" + encodeURIComponent(format), {
+    headers: { Authorization: "Bearer " + token },
+  });
   if (!r.ok) {
     $("hint").textContent = await r.text();
     return;
@@ -438,7 +442,7 @@ async function downloadHistory() {
   const url = URL.createObjectURL(await r.blob());
   const a = el("a");
   a.href = url;
-  a.download = "my-hands.phhs";
+  a.download = HISTORY_FILES[format];
   document.body.appendChild(a);
   a.click();
   a.remove();
@@ -475,7 +479,8 @@ async function main() {
     send({ type: me && me.sitting_out ? "sit_in" : "sit_out" });
   });
   $("btn-leave").addEventListener("click", () => send({ type: "leave" }));
-  $("btn-history").addEventListener("click", downloadHistory);
+  $("btn-history").addEventListener("click", () => downloadHistory("phh"));
+  $("btn-history-pokerstars").addEventListener("click", () => downloadHistory("pokerstars"));
   $("table-select").addEventListener("change", (ev) => {
     st.tableId = ev.target.value;
     history.replaceState(null, "", "?table=" + encodeURIComponent(st.tableId));
