@@ -2,8 +2,9 @@
 
 Subcommands: ``simulate`` (bots play many hands), ``equity`` (win/tie/equity of hands with
 draws to come), ``discard`` (all 32 discard choices ranked), ``eval`` (rank, category and
-name of five-card hands), ``play`` (a game against bots in the terminal) and ``serve`` (the
-table server and web table: ``triple_draw.server``, the ``server`` extra).
+name of five-card hands), ``import`` (the sites' hand histories: nets, rake, refused hands,
+a PHH file), ``play`` (a game against bots in the terminal) and ``serve`` (the table server
+and web table: ``triple_draw.server``, the ``server`` extra).
 
 Every bad argument - an unknown option, a malformed card, an impossible analysis request -
 ends with exit status 2 and one line on stderr saying why; never a traceback.
@@ -351,6 +352,32 @@ def build_parser() -> argparse.ArgumentParser:
     _add_core_option(g)
     g.set_defaults(func=_cmd_play)
 
+    # -- import -----------------------------------------------------------------------------
+    m = sub.add_parser(
+        "import",
+        help="read PokerStars, Full Tilt Poker and Winamax hand histories; nets and rake",
+        description="Read the sites' hand-history files of Triple Draw 2-7 (fixed limit) and "
+        "report, per site, the hands imported, refused and skipped, each player's hands and "
+        "net (in money and in big bets), the rake, and why each refused hand was refused.",
+        epilog="Example: triple-draw import HH*.txt --hero alice --phh hands.phhs",
+    )
+    m.add_argument("files", nargs="+", metavar="FILE", help="a hand-history file of a site")
+    m.add_argument(
+        "--phh",
+        default=None,
+        metavar="OUT",
+        help="write every imported hand to OUT as one PHH file (.phhs: tables [1], [2], ...)",
+    )
+    m.add_argument(
+        "--hero",
+        default=None,
+        metavar="NAME",
+        help="report only this player, over the hands he is in (an error if he is in none)",
+    )
+    m.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
+    m.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    m.set_defaults(func=_cmd_import)
+
     # -- serve (the table server: triple_draw.server, optional extra) ------------------------
     from triple_draw.server.cli import add_serve_parser
 
@@ -537,6 +564,15 @@ def _cmd_discard(args: argparse.Namespace) -> int:
     from triple_draw import _cli_analysis
 
     return _cli_analysis.discard_command(args)
+
+
+# -- import (the sites' hand histories) ---------------------------------------------------------
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    from triple_draw import _cli_histories
+
+    return _cli_histories.import_command(args)
 
 
 # -- play -------------------------------------------------------------------------------------

@@ -131,11 +131,20 @@ class SiteHand:
 
     def to_phh(self, **fields: Any) -> str:
         """The record as PHH: the hero's view (the others' cards unknown unless shown),
-        with the site, hand number, table, date and players' names. Reads back with
+        with the site, hand number, table, date and players' names (:meth:`phh_fields`;
+        ``fields`` add to them or replace them). Reads back with
         :func:`triple_draw.phh.loads` and PokerKit."""
         from triple_draw import phh
 
+        return phh.dumps(self.hand, **{**self.phh_fields(), **fields})
+
+    def phh_fields(self) -> dict[str, Any]:
+        """The fields :meth:`to_phh` writes with the hand: ``viewer`` (the hero's seat),
+        the venue, hand number, table, date, players' names, currency and the site's
+        own facts (``_site_hand``, ``_site_seats``, ``_chip_unit``...). With
+        :func:`triple_draw.phh.iter_dumps_all`, many records make one ``.phhs`` file."""
         doc: dict[str, Any] = {
+            "viewer": self.hero_seat,
             "venue": SITE_NAMES[self.site],
             "players": list(self.players),
             "_site_hand": self.hand_id,
@@ -157,8 +166,7 @@ class SiteHand:
             doc["event"] = f"{SITE_NAMES[self.site]} tournament {self.tournament_id}"
         if self.level is not None:
             doc["_level"] = self.level
-        doc.update(fields)
-        return phh.dumps(self.hand, viewer=self.hero_seat, **doc)
+        return doc
 
 
 @dataclass(slots=True)

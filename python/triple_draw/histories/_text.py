@@ -19,7 +19,15 @@ from typing import Any
 
 from triple_draw.errors import ArgumentError, ArgumentTypeError
 
-__all__ = ["decode", "read_source", "split_hands", "split_lines", "stream_lines", "HEADERS"]
+__all__ = [
+    "check_path",
+    "decode",
+    "read_source",
+    "split_hands",
+    "split_lines",
+    "stream_lines",
+    "HEADERS",
+]
 
 #: The first words of a hand's header line, by site.
 HEADERS: tuple[tuple[str, str], ...] = (
@@ -81,16 +89,32 @@ def read_source(source: Any, *, probe: bool = False) -> tuple[str, str]:
                     f.read(1)
                 return "", str(path)
             data = path.read_bytes()
-        except FileNotFoundError:
-            raise ArgumentError(f"{path}: no such file") from None
-        except IsADirectoryError:
-            raise ArgumentError(f"{path}: is a directory, not a hand-history file") from None
         except OSError as e:
-            raise ArgumentError(f"{path}: cannot be read ({e.strerror or e})") from None
+            raise _unreadable(path, e) from None
         return decode(data), str(path)
     raise ArgumentTypeError(
         f"a hand-history source is a path, bytes or str, got {type(source).__name__}"
     )
+
+
+def check_path(path: str | os.PathLike[str]) -> None:
+    """Raise the :class:`ArgumentError` that reading the file ``path`` would raise (no
+    such file, a directory, no permission), without reading it: to check every file of a
+    batch before the first is read."""
+    p = Path(path)
+    try:
+        with p.open("rb"):
+            pass
+    except OSError as e:
+        raise _unreadable(p, e) from None
+
+
+def _unreadable(path: Path, e: OSError) -> ArgumentError:
+    if isinstance(e, FileNotFoundError):
+        return ArgumentError(f"{path}: no such file")
+    if isinstance(e, IsADirectoryError) or path.is_dir():
+        return ArgumentError(f"{path}: is a directory, not a hand-history file")
+    return ArgumentError(f"{path}: cannot be read ({e.strerror or e})")
 
 
 def split_hands(text: str) -> Iterator[tuple[str, int, list[str]]]:

@@ -4,7 +4,8 @@ A PHH file is TOML. ``dumps(hand)`` writes a :class:`~triple_draw.game.Hand` (ov
 progress) as PHH text of variant ``F2L3D`` (fixed-limit deuce-to-seven triple draw);
 ``loads(text)`` replays such a text into a new ``Hand``. ``dump``/``load`` do the same
 with files, and ``dumps_all``/``loads_all``/``dump_all``/``load_all`` with ``.phhs`` files
-(many hands, one TOML table ``[1]``, ``[2]``, ... per hand).
+(many hands, one TOML table ``[1]``, ``[2]``, ... per hand; ``iter_dumps_all`` writes one
+hand's table at a time, each hand with its own fields).
 
 Seat order follows the PHH specification: ``p1`` is the small blind (heads-up: the big
 blind, the first seat left of the button) and the last player holds the button. The
@@ -50,7 +51,7 @@ from __future__ import annotations
 
 from triple_draw.phh.base import RULES_FIELD, VARIANT
 from triple_draw.phh.read import complete, load, load_all, loads, loads_all
-from triple_draw.phh.write import dump, dump_all, dumps, dumps_all, iter_actions
+from triple_draw.phh.write import dump, dump_all, dumps, dumps_all, iter_actions, iter_dumps_all
 
 __all__ = [
     "VARIANT",
@@ -61,6 +62,7 @@ __all__ = [
     "dump",
     "load",
     "dumps_all",
+    "iter_dumps_all",
     "loads_all",
     "dump_all",
     "load_all",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import tomli_w
@@ -53,9 +53,20 @@ def dumps(hand: Hand, /, *, viewer: int | None = None, **fields: Any) -> str:
 def dumps_all(hands: Iterable[Hand], /, **fields: Any) -> str:
     """A ``.phhs`` text: every hand as PHH in a table ``[1]``, ``[2]``, ... ``fields`` as
     in :func:`dumps` (``viewer`` too), for every hand."""
-    viewer = fields.pop("viewer", None)
-    doc = {str(i): _document(hand, viewer, fields) for i, hand in enumerate(hands, 1)}
-    return tomli_w.dumps(doc, indent=INDENT)
+    return "".join(iter_dumps_all((hand, fields) for hand in hands))
+
+
+def iter_dumps_all(entries: Iterable[tuple[Hand, Mapping[str, Any]]], /) -> Iterator[str]:
+    """The text of a ``.phhs`` file one hand's table at a time, for hands that each have
+    their own fields (their players, their viewer...): each entry is a hand and its fields
+    as in :func:`dumps` (``viewer`` too). The pieces joined are the whole text (what
+    :func:`dumps_all` writes when every hand has the same fields); written to a file as
+    they come, a file of any number of hands is written in flat memory."""
+    for i, (hand, fields) in enumerate(entries, 1):
+        rest = dict(fields)
+        viewer = rest.pop("viewer", None)
+        text = tomli_w.dumps({str(i): _document(hand, viewer, rest)}, indent=INDENT)
+        yield text if i == 1 else "\n" + text
 
 
 def dump(hand: Hand, fp: Any, /, **kwargs: Any) -> None:
