@@ -677,6 +677,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
                 dealt_n[s] += 1
             elif a >= enc.DISCARD_OFFSET:
                 h = new.hand
+                assert h is not None and h.actor is not None
                 s = h.actor
                 if s != seat:
                     held = sorted(h.hole_ids(s))
