@@ -116,7 +116,6 @@ class SiteHand:
     buy_in: str | None = None
     #: the line of the source where the hand starts
     line: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def rake(self) -> Decimal:
@@ -301,7 +300,3 @@ def _hand_id(header: str) -> str | None:
 
     m = re.search(r"#([\w-]+)", header)
     return m.group(1) if m else None
-
-
-def _not_site(site: Any) -> ArgumentError:
-    return ArgumentError(f"site must be one of {SITES}, got {site!r}")

@@ -3,11 +3,12 @@ them."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 
-from triple_draw.histories._record import Line, RecordError, Seat
+from triple_draw.histories._record import Line, RecordError, Seat, SiteRecord
 
-__all__ = ["money", "cards", "Names", "CURRENCY_SIGNS", "AMOUNT"]
+__all__ = ["money", "cards", "Names", "CURRENCY_SIGNS", "AMOUNT", "read_seats", "dealt_to"]
 
 #: the currency signs the sites print before (``$``, ``£``) or after (``€``) amounts
 CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP"}
@@ -17,6 +18,7 @@ AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?€?"
 
 _MONEY: dict[str, Decimal] = {}
 _CARDS: dict[str, list[int]] = {}
+_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$")
 _ID = {r + s: 4 * i + j for i, r in enumerate("23456789TJQKA") for j, s in enumerate("cdhs")}
 
 
@@ -121,3 +123,63 @@ class Names:
 
 def line(kind: str, name: str | None, lineno: int, text: str, **kw: object) -> Line:
     return Line(kind, name, lineno, text, **kw)  # type: ignore[arg-type]
+
+
+def read_seats(
+    rec: SiteRecord, lines: list[str], i: int, pattern: re.Pattern[str], *, blanks: bool = False
+) -> int:
+    """The seat lines of a hand from ``lines[i]`` on (``pattern``: number, name, stack and
+    a sitting-out mark), added to ``rec.seats``; returns the index of the next line.
+    ``blanks``: blank lines may stand between them (Full Tilt Poker)."""
+    first = rec.first_line
+    while i < len(lines) and (lines[i].startswith("Seat ") or (blanks and not lines[i])):
+        if lines[i]:
+            sm = pattern.match(lines[i])
+            if sm is None:
+                raise RecordError("a seat line cannot be read", first + i, lines[i])
+            rec.seats.append(
+                Seat(int(sm.group(1)), sm.group(2), money(sm.group(3)), dealt=sm.group(4) is None)
+            )
+        i += 1
+    if not rec.seats:
+        raise RecordError("the hand lists no seats", first + i, lines[i] if i < len(lines) else "")
+    return i
+
+
+def dealt_to(
+    rec: SiteRecord,
+    text: str,
+    n: int,
+    street: int,
+    drawn: dict[str, Line],
+    names: set[str] | dict[str, Seat],
+    *,
+    hidden: bool = False,
+) -> None:
+    """A "Dealt to NAME [cards]" line: a player's five cards before the first draw (the
+    first such player is the hero), or after a draw ``[kept] [new]`` for the draw of his
+    in ``drawn``. ``hidden``: the site prints other players' cards as ``[X X X X X]``,
+    which say nothing."""
+    d = _DEALT.match(text)
+    if d is None:
+        raise RecordError("a 'Dealt to' line cannot be read", n, text)
+    who = d.group(1)
+    if who not in names:
+        raise RecordError(f"{who!r} is dealt cards but has no seat", n, text)
+    shown = cards(d.group(2), n, text)
+    new = cards(d.group(3) or "", n, text)
+    if hidden and not shown and not new:
+        return
+    if street <= 0:
+        if len(shown) != 5 or d.group(3) is not None:
+            raise RecordError("the dealt hand is not five cards", n, text)
+        if who in rec.dealt:
+            raise RecordError(f"{who} is dealt a second hand", n, text)
+        rec.dealt[who] = shown
+        if rec.hero is None:
+            rec.hero, rec.hero_cards = who, shown
+        return
+    draw = drawn.pop(who, None)
+    if draw is None:
+        raise RecordError(f"{who} is dealt cards he did not draw", n, text)
+    draw.kept, draw.new = shown, new

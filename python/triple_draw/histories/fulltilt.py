@@ -36,8 +36,16 @@ from __future__ import annotations
 
 import re
 
-from triple_draw.histories._common import AMOUNT, CURRENCY_SIGNS, Names, cards, money
-from triple_draw.histories._record import Line, RecordError, Seat, SiteRecord
+from triple_draw.histories._common import (
+    AMOUNT,
+    CURRENCY_SIGNS,
+    Names,
+    cards,
+    dealt_to,
+    money,
+    read_seats,
+)
+from triple_draw.histories._record import Line, RecordError, SiteRecord
 
 __all__ = ["read", "GAME"]
 
@@ -74,7 +82,6 @@ _RAISE = re.compile(r"^raises to (" + AMOUNT + r")(,? and is all in)?$")
 _DISCARD = re.compile(r"^discards (\d) cards?(?: \[([^\]]*)\])?$")
 _PAT = re.compile(r"^stands pat(?: on \[([^\]]*)\])?$")
 _SHOW = re.compile(r"^shows \[([^\]]*)\]")
-_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$")
 _UNCALLED = re.compile(r"^Uncalled bet of (" + AMOUNT + r") returned to (.+)$")
 _WINS = re.compile(r"^(wins|ties for) the (pot|main pot|side pot(?: #?\d+)?) \((" + AMOUNT + r")\)")
 _TOTAL = re.compile(r"^Total pot (" + AMOUNT + r").*?\| Rake (" + AMOUNT + r")")
@@ -150,21 +157,8 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
     )
     if "(partial)" in tail:
         raise RecordError("a partial record (the site wrote only its end)", first_line, head)
+    i = read_seats(rec, lines, 1, _SEAT, blanks=True)
     seats = rec.seats
-    i = 1
-    while i < len(lines) and (not lines[i] or lines[i].startswith("Seat ")):
-        if lines[i]:
-            sm = _SEAT.match(lines[i])
-            if sm is None:
-                raise RecordError("a seat line cannot be read", first_line + i, lines[i])
-            seats.append(
-                Seat(int(sm.group(1)), sm.group(2), money(sm.group(3)), dealt=sm.group(4) is None)
-            )
-        i += 1
-    if not seats:
-        raise RecordError(
-            "the hand lists no seats", first_line + i, lines[i] if i < len(lines) else ""
-        )
     start = i
     names = Names(seats, " ")
     by_name = {s.name: s for s in seats}
@@ -209,27 +203,7 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
                 raise RecordError("the button's seat cannot be read", n, text) from None
             continue
         if text.startswith("Dealt to "):
-            d = _DEALT.match(text)
-            if d is None:
-                raise RecordError("a 'Dealt to' line cannot be read", n, text)
-            who = d.group(1)
-            if who not in by_name:
-                raise RecordError(f"{who!r} is dealt cards but has no seat", n, text)
-            if street <= 0:
-                dealt = cards(d.group(2), n, text)
-                if len(dealt) != 5 or d.group(3) is not None:
-                    raise RecordError("the dealt hand is not five cards", n, text)
-                if who in rec.dealt:
-                    raise RecordError(f"{who} is dealt a second hand", n, text)
-                rec.dealt[who] = dealt
-                if rec.hero is None:
-                    rec.hero, rec.hero_cards = who, dealt
-            else:
-                ln = drawn.pop(who, None)
-                if ln is None:
-                    raise RecordError(f"{who} is dealt cards he did not draw", n, text)
-                ln.kept = cards(d.group(2), n, text)
-                ln.new = cards(d.group(3) or "", n, text)
+            dealt_to(rec, text, n, street, drawn, by_name)
             continue
         u = _UNCALLED.match(text)
         if u is not None:

@@ -30,8 +30,16 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from triple_draw.histories._common import AMOUNT, CURRENCY_SIGNS, Names, cards, money
-from triple_draw.histories._record import Line, RecordError, Seat, SiteRecord
+from triple_draw.histories._common import (
+    AMOUNT,
+    CURRENCY_SIGNS,
+    Names,
+    cards,
+    dealt_to,
+    money,
+    read_seats,
+)
+from triple_draw.histories._record import Line, RecordError, SiteRecord
 
 __all__ = ["read", "GAME"]
 
@@ -68,7 +76,6 @@ _POST_KIND = {
 }
 _DISCARD = re.compile(r"^(\d) cards?(?: \[([^\]]*)\])?$")
 _SHOW = re.compile(r"^\[([^\]]*)\]")
-_DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$")
 _UNCALLED = re.compile(r"^Uncalled bet \((" + AMOUNT + r")\) returned to (.+)$")
 _COLLECT = re.compile(r"^(.+) collected (" + AMOUNT + r") from (pot|main pot|side pot(?:-\d+)?)$")
 _TOTAL = re.compile(r"^Total pot (" + AMOUNT + r").*?\| Rake (" + AMOUNT + r")")
@@ -143,20 +150,8 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
     if tm is None:
         raise RecordError("the table line cannot be read", first_line + 1, lines[1])
     rec.table, rec.max_seats, rec.button = tm.group(1), int(tm.group(2)), int(tm.group(3))
-    i = 2
+    i = read_seats(rec, lines, 2, _SEAT)
     seats = rec.seats
-    while i < len(lines) and lines[i].startswith("Seat "):
-        sm = _SEAT.match(lines[i])
-        if sm is None:
-            raise RecordError("a seat line cannot be read", first_line + i, lines[i])
-        seats.append(
-            Seat(int(sm.group(1)), sm.group(2), money(sm.group(3)), dealt=sm.group(4) is None)
-        )
-        i += 1
-    if not seats:
-        raise RecordError(
-            "the hand lists no seats", first_line + i, lines[i] if i < len(lines) else ""
-        )
     start = i
     names = Names(seats, ": ")
     by_name = {s.name: s for s in seats}
@@ -200,27 +195,7 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
             out.append(ln)
             continue
         if text.startswith("Dealt to "):
-            d = _DEALT.match(text)
-            if d is None:
-                raise RecordError("a 'Dealt to' line cannot be read", n, text)
-            who = d.group(1)
-            if who not in by_name:
-                raise RecordError(f"{who!r} is dealt cards but has no seat", n, text)
-            if street <= 0:
-                dealt = cards(d.group(2), n, text)
-                if len(dealt) != 5 or d.group(3) is not None:
-                    raise RecordError("the dealt hand is not five cards", n, text)
-                if who in rec.dealt:
-                    raise RecordError(f"{who} is dealt a second hand", n, text)
-                rec.dealt[who] = dealt
-                if rec.hero is None:
-                    rec.hero, rec.hero_cards = who, dealt
-            else:
-                hero_draw = drawn.pop(who, None)
-                if hero_draw is None:
-                    raise RecordError(f"{who} is dealt cards he did not draw", n, text)
-                hero_draw.kept = cards(d.group(2), n, text)
-                hero_draw.new = cards(d.group(3) or "", n, text)
+            dealt_to(rec, text, n, street, drawn, by_name)
             continue
         u = _UNCALLED.match(text)
         if u is not None:
