@@ -27,7 +27,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from triple_draw.errors import ArgumentError, ArgumentTypeError, HistoryError, TripleDrawError
+from triple_draw.errors import ArgumentTypeError, HistoryError, TripleDrawError
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
 from triple_draw.histories import fulltilt, pokerstars, winamax
