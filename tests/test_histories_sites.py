@@ -317,3 +317,16 @@ def test_iter_load_imports_a_large_file_in_flat_memory(tmp_path: Path) -> None:
 
     small, large = peak(200), peak(2000)
     assert large < 2 * small + 500_000, (small, large)
+
+
+def test_huge_amounts_and_nul_names_are_package_errors() -> None:
+    text = (DATA / "pokerstars" / "cash.txt").read_text()
+    huge = histories.load(text.replace("$4.10 in chips", "$" + "9" * 5000 + " in chips"))
+    assert not huge.hands and len(huge.refused) == 2
+    assert "line 3" in huge.refused[0].reason and "more than 24 digits" in huge.refused[0].reason
+    big = histories.load(text.replace("$4.10 in chips", "$" + "9" * 20 + " in chips"))
+    assert "at most 1125899906842623" in big.refused[0].reason
+    with pytest.raises(ArgumentError, match="NUL"):
+        histories.load("\x00" * 1000)
+    with pytest.raises(ArgumentError, match="NUL"):
+        histories.iter_load("a\x00b")

@@ -47,8 +47,16 @@ def money(text: str, lineno: int = 0, line: str = "") -> Decimal:
     return d
 
 
+#: the most digits of an amount read (the engine's chips stay below 2**50)
+MAX_AMOUNT_DIGITS = 24
+
+
 def _money(text: str, lineno: int, line: str) -> Decimal:
     t = text.strip().strip("$€£").replace(",", "")
+    if len(t) > MAX_AMOUNT_DIGITS:
+        raise RecordError(
+            f"an amount of more than {MAX_AMOUNT_DIGITS} digits: {text[:30]!r}...", lineno, line
+        )
     try:
         d = Decimal(t)
     except InvalidOperation:
@@ -138,7 +146,12 @@ def read_seats(
             if sm is None:
                 raise RecordError("a seat line cannot be read", first + i, lines[i])
             rec.seats.append(
-                Seat(int(sm.group(1)), sm.group(2), money(sm.group(3)), dealt=sm.group(4) is None)
+                Seat(
+                    int(sm.group(1)),
+                    sm.group(2),
+                    money(sm.group(3), first + i, lines[i]),
+                    dealt=sm.group(4) is None,
+                )
             )
         i += 1
     if not rec.seats:

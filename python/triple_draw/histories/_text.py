@@ -89,7 +89,7 @@ def read_source(source: Any, *, probe: bool = False) -> tuple[str, str]:
                     f.read(1)
                 return "", str(path)
             data = path.read_bytes()
-        except OSError as e:
+        except (OSError, ValueError) as e:
             raise _unreadable(path, e) from None
         return decode(data), str(path)
     raise ArgumentTypeError(
@@ -105,16 +105,18 @@ def check_path(path: str | os.PathLike[str]) -> None:
     try:
         with p.open("rb"):
             pass
-    except OSError as e:
+    except (OSError, ValueError) as e:
         raise _unreadable(p, e) from None
 
 
-def _unreadable(path: Path, e: OSError) -> ArgumentError:
+def _unreadable(path: Path, e: OSError | ValueError) -> ArgumentError:
+    if isinstance(e, ValueError):  # a NUL in the name: no file can have it
+        return ArgumentError(f"{str(path)[:60]!r}: not a file name (it holds a NUL)")
     if isinstance(e, FileNotFoundError):
         return ArgumentError(f"{path}: no such file")
     if isinstance(e, IsADirectoryError) or path.is_dir():
         return ArgumentError(f"{path}: is a directory, not a hand-history file")
-    return ArgumentError(f"{path}: cannot be read ({e.strerror or e})")
+    return ArgumentError(f"{path}: cannot be read ({getattr(e, 'strerror', None) or e})")
 
 
 def split_hands(text: str) -> Iterator[tuple[str, int, list[str]]]:
