@@ -8,7 +8,16 @@ from decimal import Decimal, InvalidOperation
 
 from triple_draw.histories._record import Line, RecordError, Seat, SiteRecord
 
-__all__ = ["money", "cards", "Names", "CURRENCY_SIGNS", "AMOUNT", "read_seats", "dealt_to"]
+__all__ = [
+    "money",
+    "cards",
+    "Names",
+    "names_of",
+    "CURRENCY_SIGNS",
+    "AMOUNT",
+    "read_seats",
+    "dealt_to",
+]
 
 #: the currency signs the sites print before (``$``, ``£``) or after (``€``) amounts
 CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP"}
@@ -87,34 +96,27 @@ def cards(text: str, lineno: int, line: str) -> list[int]:
 
 class Names:
     """The seated players' names, to find who a line is about: the longest name the line
-    starts with (names may hold spaces, colons and brackets)."""
+    starts with (names may hold spaces, colons and brackets). Made by :func:`names_of`,
+    which keeps one per table of names (a file's hands mostly seat the same players)."""
 
     __slots__ = ("_by_first", "plain", "sep")
 
-    def __init__(self, seats: list[Seat], sep: str) -> None:
+    def __init__(self, names: tuple[str, ...], sep: str) -> None:
         self.sep = sep
         self._by_first: dict[str, list[str]] = {}
-        for s in seats:
-            self._by_first.setdefault(s.name[:1], []).append(s.name + sep)
-        self._index()
-
-    def add(self, name: str) -> None:
-        self._by_first.setdefault(name[:1], []).append(name + self.sep)
-        self._index()
-
-    def _index(self) -> None:
-        sep = self.sep
+        for name in names:
+            self._by_first.setdefault(name[:1], []).append(name + sep)
         every = []
         for group in self._by_first.values():
             group.sort(key=lambda x: -len(x))
             every.extend(group)
         # a name without the separator in it, that starts no other name with the
         # separator after it, is found by the first separator of a line
-        self.plain = {
+        self.plain = frozenset(
             p[: -len(sep)]
             for p in every
             if sep not in p[: -len(sep)] and not any(q != p and q.startswith(p) for q in every)
-        }
+        )
 
     def split(self, line: str) -> tuple[str, str] | None:
         """``(name, rest)`` when ``line`` starts with a seated player's name and the
@@ -129,8 +131,19 @@ class Names:
         return None
 
 
-def line(kind: str, name: str | None, lineno: int, text: str, **kw: object) -> Line:
-    return Line(kind, name, lineno, text, **kw)  # type: ignore[arg-type]
+_NAMES: dict[tuple[str, tuple[str, ...]], Names] = {}
+
+
+def names_of(seats: list[Seat], sep: str) -> Names:
+    """The :class:`Names` of these seats' players, with ``sep`` after a name."""
+    key = (sep, tuple([s.name for s in seats]))
+    names = _NAMES.get(key)
+    if names is None:
+        names = Names(key[1], sep)
+        if len(_NAMES) >= 4096:
+            _NAMES.clear()
+        _NAMES[key] = names
+    return names
 
 
 def read_seats(

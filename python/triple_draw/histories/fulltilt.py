@@ -39,7 +39,7 @@ import re
 from triple_draw.histories._common import (
     AMOUNT,
     CURRENCY_SIGNS,
-    Names,
+    names_of,
     cards,
     dealt_to,
     money,
@@ -160,7 +160,7 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
     i = read_seats(rec, lines, 1, _SEAT, blanks=True)
     seats = rec.seats
     start = i
-    names = Names(seats, " ")
+    names = names_of(seats, " ")
     by_name = {s.name: s for s in seats}
     by_number = {s.number: s for s in seats}
     out = rec.lines

@@ -33,7 +33,7 @@ from decimal import Decimal
 from triple_draw.histories._common import (
     AMOUNT,
     CURRENCY_SIGNS,
-    Names,
+    names_of,
     cards,
     dealt_to,
     money,
@@ -153,7 +153,7 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
     i = read_seats(rec, lines, 2, _SEAT)
     seats = rec.seats
     start = i
-    names = Names(seats, ": ")
+    names = names_of(seats, ": ")
     by_name = {s.name: s for s in seats}
     out = rec.lines
     street = -1
