@@ -174,6 +174,26 @@ def test_every_encoding_the_sites_write_reads_the_same() -> None:
         assert [h.hand.result.net for h in histories.load(data).hands] == want
 
 
+def test_load_leaves_the_garbage_collector_as_it_found_it() -> None:
+    """load() pauses the cyclic collector while it builds the hands (speed): it is on
+    again afterwards, also when the source is refused, and stays off if it was off."""
+    import gc
+
+    text = (DATA / "pokerstars" / "mixed_8game.txt").read_text(encoding="utf-8")
+    assert gc.isenabled()
+    assert histories.load(text).hands
+    assert gc.isenabled()
+    with pytest.raises(HistoryError):
+        histories.load("no hand here\n")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        histories.load(text)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_sources_that_are_not_hand_histories_get_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(HistoryError, match="no hand of PokerStars, Full Tilt Poker or Winamax"):
         histories.load("just some text\nwith two lines\n")

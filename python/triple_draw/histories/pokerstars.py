@@ -185,8 +185,12 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
         split = (text[:j], text[j + 2 :]) if j > 0 and text[:j] in plain else names.split(text)
         if split is not None:
             name, rest = split
-            ln = _action(name, rest, n, text, street)
+            verb, _, args = rest.partition(" ")
+            parse = _VERBS.get(verb)
+            ln = parse(name, args, n, text) if parse is not None else None
             if ln is None:
+                if not rest.startswith(_NOISE):
+                    raise RecordError(f"an action of {name} that cannot be read", n, text)
                 if street < 0 and rest.startswith(("is sitting out", "sits out")):
                     by_name[name].dealt = False
                 continue
@@ -218,19 +222,6 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
             lines[-1],
         )
     return rec
-
-
-def _action(name: str, rest: str, n: int, text: str, street: int) -> Line | None:
-    """The line ``NAME: rest``, or ``None`` for what is not an action."""
-    verb, _, args = rest.partition(" ")
-    parse = _VERBS.get(verb)
-    if parse is not None:
-        ln = parse(name, args, n, text)
-        if ln is not None:
-            return ln
-    if rest.startswith(_NOISE):
-        return None
-    raise RecordError(f"an action of {name} that cannot be read", n, text)
 
 
 def _amount(args: str, n: int, text: str) -> tuple[Decimal, bool]:
