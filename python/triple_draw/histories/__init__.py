@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from triple_draw.errors import ArgumentTypeError, HistoryError, TripleDrawError
 from triple_draw.game.hand import Hand
@@ -206,12 +206,13 @@ def load(source: Any, *, rules: Rules | None = None) -> Imported:
         gc.disable()
     try:
         for item in _iter(split_hands(text), name, _options(rules)):
-            if type(item) is SiteHand:
-                hands.append(item)
-            elif type(item) is Refused:
-                refused.append(item)
+            kind = type(item)
+            if kind is SiteHand:
+                hands.append(cast(SiteHand, item))
+            elif kind is Refused:
+                refused.append(cast(Refused, item))
             else:
-                skipped.append(item)
+                skipped.append(cast(Skipped, item))
     finally:
         if paused:
             gc.enable()
