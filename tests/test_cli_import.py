@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 DATA = Path(__file__).resolve().parent / "data" / "histories"
 
 
@@ -49,3 +51,33 @@ def test_import_bad_files_get_one_line_and_status_2(tmp_path: Path) -> None:
     empty.write_text("nothing here\n")
     p = run(str(empty))
     assert p.returncode == 2 and "no hand" in p.stderr
+
+
+def test_import_json_follows_its_published_schema(tmp_path: Path) -> None:
+    """Every shape of the report (each site, play money and tournament chips, refusals,
+    --hero, --phh) validates against schema/import.v1.json, and the schema is strict
+    enough to refuse a report with a field missing or a money amount as a float."""
+    import jsonschema
+
+    from triple_draw.schema import load_schema
+
+    schema = load_schema("import")
+    files = sorted(str(p) for p in DATA.glob("*/*.txt"))
+    docs = []
+    for extra in ([], ["--hero", "hero"], ["--phh", str(tmp_path / "all.phhs")]):
+        p = run(*files, "--json", *extra)
+        assert p.returncode == 0, p.stderr
+        doc = json.loads(p.stdout)
+        jsonschema.validate(doc, schema)
+        docs.append(doc)
+    assert {s["site"] for s in docs[0]["sites"]} == {"pokerstars", "fulltilt", "winamax"}
+    assert docs[0]["refused"] and docs[1]["hero"] == "hero"
+    assert docs[2]["phh"] == str(tmp_path / "all.phhs")
+    broken = json.loads(json.dumps(docs[0]))
+    del broken["totals"]["skipped"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema)
+    broken = json.loads(json.dumps(docs[0]))
+    broken["sites"][0]["currencies"][0]["players"][0]["net"] = 1.5
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema)

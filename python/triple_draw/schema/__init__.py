@@ -1,6 +1,6 @@
 """The published JSON Schemas of triple_draw's documents, and a validator for them.
 
-Two documents, each with a versioned schema file shipped in this package:
+Each document has a versioned schema file shipped in this package:
 
 - ``hand_state.v1.json``: :meth:`Hand.to_dict` / :meth:`Hand.from_dict` (the document
   carries ``"schema_version": 1``);
@@ -8,6 +8,9 @@ Two documents, each with a versioned schema file shipped in this package:
   ``"schema_version": 2``: version 2 added the seat's own discards and received cards).
   ``view.v1.json`` is still shipped, and :func:`validate_view` still accepts version 1
   documents (checked against that schema), so views stored earlier stay valid.
+
+and the report of ``triple-draw import --json`` (``import.v1.json``, ``"schema_version":
+1``), for tools that read it.
 
 The schemas are standard JSON Schema (draft 2020-12), so any validator can use them
 (``load_schema`` gives the dict). The ``validate*`` functions here use the ``jsonschema``
@@ -58,8 +61,11 @@ VIEW_VERSIONS_ACCEPTED = (1, 2)
 SCHEMAS = {
     "hand_state": f"hand_state.v{HAND_STATE_VERSION}.json",
     "view": f"view.v{VIEW_VERSION}.json",
+    "import": "import.v1.json",
 }
-_TITLES = {"hand_state": "hand document", "view": "view document", "view.v1.json": "view document"}
+_TITLES = {
+    "import": "import report",
+    "hand_state": "hand document", "view": "view document", "view.v1.json": "view document"}
 
 
 def schema_text(name: str) -> str:
@@ -77,7 +83,7 @@ def _schema(name: str) -> Any:
 
 
 def load_schema(name: str) -> dict[str, Any]:
-    """The schema ``name`` (``"hand_state"`` or ``"view"``) as a fresh dict."""
+    """The schema ``name`` (``"hand_state"``, ``"view"`` or ``"import"``) as a fresh dict."""
     doc: dict[str, Any] = json.loads(json.dumps(_schema(name)))
     return doc
 
