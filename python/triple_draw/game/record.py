@@ -43,17 +43,21 @@ class RecordStub:
     unknown card dealt is :data:`UNKNOWN`, and since it may be any card of the stub, the
     known cards in the stub become unknown too (their place is no longer known)."""
 
-    __slots__ = ("_cards",)
+    __slots__ = ("_cards", "_known")
 
     def __init__(self, cards: Any) -> None:
         self._cards: list[int] = list(cards)
+        #: how many of them are known cards (none until a reshuffle puts some there)
+        self._known = len(self._cards) - self._cards.count(UNKNOWN)
 
     def __len__(self) -> int:
         return len(self._cards)
 
+    def __contains__(self, card: int) -> bool:
+        return self._known > 0 and card in self._cards
+
     def __repr__(self) -> str:
-        known = sum(1 for c in self._cards if c != UNKNOWN)
-        return f"<RecordStub {len(self._cards)} cards, {known} known>"
+        return f"<RecordStub {len(self._cards)} cards, {self._known} known>"
 
     def deal_ids(self, k: int) -> list[int]:
         """Deal ``k`` unknown cards from the top."""
@@ -61,7 +65,9 @@ class RecordStub:
         if not 0 <= k <= len(cards):
             raise DeckError(f"cannot deal {k} cards from a stub of {len(cards)}")
         del cards[:k]
-        forget(cards)
+        if self._known:
+            forget(cards)
+            self._known = 0
         return [UNKNOWN] * k
 
     def stub_ids(self) -> list[int]:
@@ -69,7 +75,9 @@ class RecordStub:
 
     def reshuffle(self, pool: Any) -> None:
         """The pool joins the stub (its order is unknown; nothing is dealt by identity)."""
+        pool = list(pool)
         self._cards.extend(pool)
+        self._known += len(pool) - pool.count(UNKNOWN)
 
     def copy(self) -> RecordStub:
         return RecordStub(self._cards)
@@ -116,7 +124,7 @@ def known_place(st: Any, c: int, j: int) -> str | None:
     for x, t in st._declared:
         if c in t:
             return f"seat {x} discarded it in this draw"
-    if c in st._deck.stub_ids():
+    if c in st._deck:
         return "it is in the stub (a reshuffle put it there, and nobody drew from it since)"
     return None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from triple_draw.histories._record import Line, RecordError, Seat, SiteRecord
 
@@ -99,10 +100,14 @@ class Names:
     starts with (names may hold spaces, colons and brackets). Made by :func:`names_of`,
     which keeps one per table of names (a file's hands mostly seat the same players)."""
 
-    __slots__ = ("_by_first", "plain", "sep")
+    __slots__ = ("_by_first", "parsed", "plain", "sep")
 
     def __init__(self, names: tuple[str, ...], sep: str) -> None:
         self.sep = sep
+        #: the PokerStars reader's memo of the player lines it read at this table of
+        #: names: the line's text -> the fields of its :class:`Line` (the same text at the
+        #: same table of names always reads the same; lines it refused are not kept)
+        self.parsed: dict[str, tuple[Any, ...]] = {}
         self._by_first: dict[str, list[str]] = {}
         for name in names:
             self._by_first.setdefault(name[:1], []).append(name + sep)

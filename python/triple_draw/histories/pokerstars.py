@@ -160,6 +160,7 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
     summary = False
     drawn: dict[str, Line] = {}  # the draws whose thrown cards the record shows
     plain = names.plain
+    memo = names.parsed
     for n, text in enumerate(lines[start:], first_line + start):
         if not text:
             continue
@@ -181,6 +182,23 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
                 rec.total_pot, rec.rake = money(tot.group(1)), money(tot.group(2))
                 break  # (the seats' summary lines repeat what the hand said)
             continue
+        f = memo.get(text)
+        if f is not None:  # a player's line read before at this table of names
+            kind, name, amount, to, all_in, count, thrown, kept = f
+            if kind is None:  # table talk of his (``kept``: he sits out)
+                if street < 0 and kept:
+                    by_name[name].dealt = False
+                continue
+            if thrown is not None:
+                got = Line(kind, name, n, text, amount, to, all_in, count, list(thrown))
+                if kind == "draw":
+                    drawn[name] = got
+            else:
+                if kept is not None:
+                    kept = list(kept)
+                got = Line(kind, name, n, text, amount, to, all_in, count, None, None, kept)
+            out.append(got)
+            continue
         j = text.find(": ")
         split = (text[:j], text[j + 2 :]) if j > 0 and text[:j] in plain else names.split(text)
         if split is not None:
@@ -191,11 +209,25 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
             if ln is None:
                 if not rest.startswith(_NOISE):
                     raise RecordError(f"an action of {name} that cannot be read", n, text)
-                if street < 0 and rest.startswith(("is sitting out", "sits out")):
+                sits_out = rest.startswith(("is sitting out", "sits out"))
+                if len(memo) < 4096:
+                    memo[text] = (None, name, None, None, False, None, None, sits_out)
+                if street < 0 and sits_out:
                     by_name[name].dealt = False
                 continue
             if ln.kind == "draw" and ln.cards:
                 drawn[name] = ln
+            if len(memo) < 4096:
+                memo[text] = (
+                    ln.kind,
+                    name,
+                    ln.amount,
+                    ln.to,
+                    ln.all_in,
+                    ln.count,
+                    None if ln.cards is None else tuple(ln.cards),
+                    None if ln.kept is None else tuple(ln.kept),
+                )
             out.append(ln)
             continue
         if text.startswith("Dealt to "):

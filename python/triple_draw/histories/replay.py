@@ -27,6 +27,7 @@ from typing import Any
 from triple_draw.errors import TripleDrawError
 from triple_draw.game.cards import CARD_TEXT, UNKNOWN
 from triple_draw.game.hand import Hand
+from triple_draw.game.phase import BET, OVER, SHOWDOWN
 from triple_draw.game.rules import MAX_PLAYERS, Rules
 from triple_draw.histories._common import places
 from triple_draw.histories._record import Line, RecordError, SiteRecord
@@ -264,6 +265,8 @@ def replay(
     uncalled: tuple[int, int] | None = None
     collected = [0] * n
     collects = False
+    # (the hand's own state is read directly here: this loop runs for every line of
+    # every hand imported)
     for ln in lines[first:]:
         kind = ln.kind
         if kind == "street":
@@ -277,13 +280,14 @@ def replay(
                 raise RecordError("a second uncalled bet", ln.lineno, ln.text)
             uncalled = (seat(ln), chips(ln.amount, ln))  # type: ignore[arg-type]
             continue
-        k = seat_of.get(ln.name or "", -1)
+        k = seat_of.get(ln.name, -1)  # type: ignore[arg-type]
         if k < 0:
             raise RecordError(f"{ln.name} is not dealt in", ln.lineno, ln.text)
+        phase = hand._phase
         if kind == "show" or kind == "muck":
-            if hand.is_over:
+            if phase == OVER:
                 continue  # a winner without a showdown shows or throws away his hand
-            if hand.phase != "showdown":
+            if phase != SHOWDOWN:
                 raise RecordError(
                     f"{ln.name} shows or mucks before the showdown", ln.lineno, ln.text
                 )
@@ -291,24 +295,28 @@ def replay(
                 raise RecordError(f"{ln.name} already showed or mucked", ln.lineno, ln.text)
             shows[k] = ln
             continue
-        actor = hand.actor
+        actor = hand._actor
         if actor != k:
             if kind.startswith("post_"):
                 raise RecordError("a post after the cards are dealt", ln.lineno, ln.text)
-            if hand.is_over:
+            if phase == OVER:
                 raise RecordError("an action after the hand is over", ln.lineno, ln.text)
-            if hand.phase == "showdown":
+            if phase == SHOWDOWN:
                 raise RecordError("an action at the showdown", ln.lineno, ln.text)
             raise RecordError(
-                f"{ln.name} acts out of turn: {names[actor]} is to act",
+                f"{ln.name} acts out of turn: {names[actor]} is to act",  # type: ignore[index]
                 ln.lineno,
                 ln.text,
             )
         try:
             if kind == "draw":
                 _draw(hand, ln)
-            elif hand.in_draw or hand.phase == "showdown":
+            elif phase != BET:
                 raise RecordError(f"{ln.name} must draw now, not bet", ln.lineno, ln.text)
+            elif kind == "fold":
+                hand.fold()
+            elif kind == "check" or kind == "call":
+                _call(hand, ln, chips, actor)
             else:
                 _bet(hand, ln, chips)
         except TripleDrawError as e:
@@ -384,27 +392,29 @@ def _text(ids: set[int]) -> str:
     return " ".join(CARD_TEXT[c] for c in sorted(ids, reverse=True))
 
 
-def _bet(hand: Hand, ln: Line, chips: _Chips) -> None:
-    kind = ln.kind
-    if kind == "fold":
-        hand.fold()
-        return
-    if kind == "check":
-        if hand.to_call:
+def _call(hand: Hand, ln: Line, chips: _Chips, s: int) -> None:
+    """A check or a call (in a betting round, by the actor ``s``)."""
+    owe = hand._level - hand._bet[s]
+    x = hand._stacks[s]
+    if owe > x:
+        owe = x  # (a call all-in for less)
+    if ln.kind == "check":
+        if owe > 0:
             raise RecordError(
-                f"{ln.name} checks facing a bet of {hand.to_call} chips to call", ln.lineno, ln.text
+                f"{ln.name} checks facing a bet of {owe} chips to call", ln.lineno, ln.text
             )
-        hand.check_or_call()
-        return
-    if kind == "call":
+    else:
         a = chips(ln.amount, ln)  # type: ignore[arg-type]
-        owe = hand.to_call  # (at most his stack)
-        if owe == 0:
+        if owe <= 0:
             raise RecordError(f"{ln.name} calls with nothing to call", ln.lineno, ln.text)
         if a != owe:
             raise RecordError(f"{ln.name} calls {a} chips; the call is {owe}", ln.lineno, ln.text)
-        hand.check_or_call()
-        return
+    hand.check_or_call()
+
+
+def _bet(hand: Hand, ln: Line, chips: _Chips) -> None:
+    """A bet or a raise (or a post where none may be)."""
+    kind = ln.kind
     if kind.startswith("post_"):
         raise RecordError("a post after the cards are dealt", ln.lineno, ln.text)
     # bet or raise: the round total it makes
@@ -417,7 +427,7 @@ def _bet(hand: Hand, ln: Line, chips: _Chips) -> None:
     else:  # a bet: the chips put in
         seat = hand.actor
         assert seat is not None
-        to = hand.bets[seat] + chips(ln.amount, ln)  # type: ignore[arg-type]
+        to = hand._bet[seat] + chips(ln.amount, ln)  # type: ignore[arg-type]
     if to != want:
         what = "bet" if kind == "bet" else "raise"
         raise RecordError(
