@@ -1,6 +1,7 @@
 """The Python fuzz targets (fuzz/python/, docs/security.md) run briefly in every test run:
-the seed corpus, a few hundred seeded mutations per target, the runner, and every known
-finding replayed as an expected failure until it is fixed."""
+the seed corpus (with the inputs of fixed findings as regression seeds), a few hundred
+seeded mutations per target, the runner, and every known finding replayed: it must still
+fail as recorded until its entry is removed."""
 
 from __future__ import annotations
 
@@ -59,22 +60,52 @@ def test_mutators_keep_inputs_well_formed() -> None:
     assert argv == ["simulate", "--hands", "3", "--no-progress", "--hands", "199", "64", "--bots"]
 
 
-@pytest.mark.parametrize(
-    ("entry", "file"),
-    [(k, f) for k in KNOWN for f in k["inputs"]],
-    ids=[f for k in KNOWN for f in k["inputs"]],
-)
-def test_known_finding(entry: dict, file: str) -> None:
-    """Each known finding, in code outside the fuzz targets, fails as recorded (xfail)
-    until it is fixed; then this test passes and the entry can go."""
-    data = (FUZZ / "findings" / file).read_bytes()
-    try:
-        target(entry["target"]).check(data)
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as e:  # a PanicException is a BaseException
-        assert _harness.signature(e) == entry["signature"], "a different failure than recorded"
-        pytest.xfail(f"issue {entry['issue']}: {entry['reason']}")
+def stale_findings(  # type: ignore[no-untyped-def]
+    registry: list[dict], check_of, folder: Path = FUZZ / "findings"
+) -> list[str]:
+    """The inputs of ``registry`` (known.json's entries) that no longer fail as recorded:
+    each must still raise the error of its signature; one that passes is fixed (or one
+    that fails differently is a new finding) - its entry must go, and a fixed input
+    joins its target's corpus as a regression seed."""
+    stale = []
+    for entry in registry:
+        check = check_of(entry["target"])
+        for file in entry["inputs"]:
+            data = (folder / file).read_bytes()
+            try:
+                check(data)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as e:  # a PanicException is a BaseException
+                if _harness.signature(e) == entry["signature"]:
+                    continue
+                stale.append(f"{file}: fails differently ({_harness.signature(e)})")
+                continue
+            stale.append(f"{file}: fixed (move it to corpus/{entry['target']}/ and drop its entry)")
+    return stale
+
+
+def test_every_known_finding_still_fails_as_recorded() -> None:
+    """known.json lists only findings that still fail: a fix makes this test fail until
+    the entry goes (the three findings of issue 10 are fixed: their inputs are regression
+    seeds of the cards and from_dict corpora now)."""
+    assert stale_findings(KNOWN, lambda name: target(name).check) == []
+
+
+def test_a_fixed_finding_left_in_the_registry_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "probe").write_bytes(b"7h")
+    entry = {"target": "cards", "signature": "CardError@x", "inputs": ["probe"]}
+    (stale,) = stale_findings([entry], lambda name: target(name).check, tmp_path)
+    assert "fixed" in stale
+
+    def broken(data: bytes) -> None:
+        raise KeyError(data)
+
+    entry["signature"] = _harness.signature(KeyError(b"7h"))
+    assert stale_findings([entry], lambda name: broken, tmp_path) == []
+    entry["signature"] = "ValueError@elsewhere"
+    (stale,) = stale_findings([entry], lambda name: broken, tmp_path)
+    assert "fails differently" in stale
 
 
 def test_known_findings_do_not_stop_a_fuzzing_run() -> None:
