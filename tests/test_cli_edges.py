@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import subprocess
+from pathlib import Path
 import sys
 import time
 from typing import Any
@@ -143,6 +144,19 @@ def _interrupt(argv: list[str], after: float) -> subprocess.CompletedProcess[str
         env=env,
     )
     time.sleep(after)
+    # on a loaded machine the start-up (imports, about 0.35 s of CPU) can take longer
+    # than ``after``: wait until the command is past it - a second of CPU used, or
+    # worker processes started
+    stat = Path(f"/proc/{p.pid}/stat")
+    children = Path(f"/proc/{p.pid}/task/{p.pid}/children")
+    deadline = time.monotonic() + 60
+    while stat.exists() and time.monotonic() < deadline and p.poll() is None:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= 1.0:
+            break
+        if children.exists() and children.read_text().split():
+            break
+        time.sleep(0.1)
     assert p.poll() is None, "the command ended before it could be interrupted"
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
@@ -273,3 +287,29 @@ def test_a_target_of_thousands_of_digits_is_one_clear_line(
     code, _out, err = run(capsys, "discard", "7c5d4h3sKd", "--target", target)
     assert code == 2 and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1 and "rank" in err and len(err) < 200
+
+
+@pytest.mark.parametrize(
+    ("module", "missing"),
+    [
+        ("triple_draw.envs.triple_draw_v0", "pettingzoo"),
+        ("triple_draw.envs.vector", "gymnasium"),
+        ("triple_draw.envs.openspiel", "pyspiel"),
+    ],
+)
+def test_an_environment_without_its_extra_is_a_missing_extra_error(
+    module: str, missing: str
+) -> None:
+    """Each environment module names the extra to install, as a MissingExtraError (a
+    TripleDrawError and an ImportError), not a bare ImportError."""
+    code = (
+        f"import sys; sys.modules[{missing!r}] = None\n"
+        "from triple_draw.errors import MissingExtraError\n"
+        "try:\n"
+        f"    import {module}\n"
+        "except MissingExtraError as e:\n"
+        "    print('extra:', e)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "extra:" in p.stdout and "pip install 'triple_draw[" in p.stdout

@@ -86,3 +86,34 @@ def test_table_parity():
         return out
 
     assert run("compiled") == run("reference")
+
+
+class _CustomCore:
+    """A user's core: the reference's functions under another object (it pickles by
+    reference to this module-level class)."""
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        from triple_draw import reference
+
+        return getattr(reference, name)
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (_CustomCore, ())
+
+
+def test_a_pickled_hand_keeps_its_core_whichever_it_is() -> None:
+    """A hand on the reference, the compiled or a custom core comes back from pickle on
+    the same core (a custom one used to come back on the compiled core)."""
+    import pickle
+
+    from triple_draw.game.core import resolve_core
+
+    for core in ("reference", "compiled", _CustomCore()):
+        h = Hand(Rules(), [50] * 3, seed=5, core=core)
+        h.check_or_call()
+        back = pickle.loads(pickle.dumps(h))
+        assert back.to_dict() == h.to_dict()
+        if isinstance(core, str):
+            assert back._core is resolve_core(core)
+        else:
+            assert type(back._core) is _CustomCore

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from triple_draw._core import NUM_CLASSES
 from triple_draw._text import format_table
-from triple_draw.cli import UsageError, _print_json
+from triple_draw._cli_common import UsageError, _print_json
 
 __all__ = [
     "parse_strategy",

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from triple_draw._text import format_table
-from triple_draw.cli import UsageError, _print_json
+from triple_draw._cli_common import UsageError, _print_json
 
 if TYPE_CHECKING:
     from triple_draw.histories import Refused, SiteHand, Skipped

@@ -13,26 +13,21 @@ ends with exit status 2 and one line on stderr saying why; never a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-__all__ = ["main", "build_parser"]
+from triple_draw._cli_common import JSON_SCHEMA_VERSION, UsageError, _print_json
+
+__all__ = ["main", "build_parser", "JSON_SCHEMA_VERSION", "UsageError"]
 
 PROG = "triple-draw"
-#: The version of the JSON documents ``--json`` prints (see docs/cli.md).
-JSON_SCHEMA_VERSION = 1
 # the documented bounds of the numeric options (their owners check them too)
 MAX_HANDS = 10**12  # = triple_draw.simulation.MAX_HANDS
 MAX_WORKERS = 256  # = triple_draw._executors.MAX_WORKERS
 MAX_THREADS = 256  # = triple_draw.analysis.MAX_THREADS
 MAX_TRIALS = 10**10  # = triple_draw.analysis.MAX_TRIALS
-
-
-class UsageError(Exception):
-    """A bad argument found after parsing (exit status 2)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -418,12 +413,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _one_line(e: BaseException) -> str:
     text = str(e).strip() or type(e).__name__
     return " ".join(text.split())
-
-
-def _print_json(data: dict[str, Any]) -> None:
-    """Print a JSON object, ``schema_version`` first (the shapes: docs/cli.md)."""
-    data = {"schema_version": JSON_SCHEMA_VERSION, **data}
-    sys.stdout.write(json.dumps(data, indent=2) + "\n")
 
 
 # -- simulate ---------------------------------------------------------------------------------

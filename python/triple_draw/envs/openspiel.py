@@ -62,10 +62,12 @@ from typing import Any
 
 import numpy as np
 
+from triple_draw.errors import MissingExtraError
+
 try:
     import pyspiel
 except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
-    raise ImportError(
+    raise MissingExtraError(
         "triple_draw.envs.openspiel needs OpenSpiel: pip install 'triple_draw[openspiel]'"
     ) from e
 

@@ -34,13 +34,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from triple_draw.errors import MissingExtraError
+
 try:
     from gymnasium import spaces
     from gymnasium.utils import EzPickle, seeding
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
-    raise ImportError(
+    raise MissingExtraError(
         "triple_draw.envs needs pettingzoo and gymnasium: pip install 'triple_draw[pettingzoo]'"
     ) from e
 

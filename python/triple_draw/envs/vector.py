@@ -55,11 +55,13 @@ from typing import Any
 
 import numpy as np
 
+from triple_draw.errors import MissingExtraError
+
 try:
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
 except ImportError as e:  # pragma: no cover - only without the extra
-    raise ImportError(
+    raise MissingExtraError(
         "triple_draw.envs.vector needs gymnasium >= 1.1: pip install 'triple_draw[gymnasium]'"
     ) from e
 

@@ -652,7 +652,8 @@ class Hand(HandState):
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore, (type(self), self.to_dict(), _coremod.core_name(self._core)))
+        # the bundled cores travel by name, a custom core as itself (it must pickle)
+        return (_restore, (type(self), self.to_dict(), _coremod.portable_core(self._core)))
 
     def _card_partition(self) -> dict[str, list[int]]:
         """Where all 52 cards are (:func:`state_io.card_partition`; for tests)."""
@@ -976,8 +977,8 @@ class Hand(HandState):
         )
 
 
-def _restore(cls: type[Hand], data: dict[str, Any], core_name: str) -> Hand:
-    return cls.from_dict(data, core=core_name)
+def _restore(cls: type[Hand], data: dict[str, Any], core: Any) -> Hand:
+    return cls.from_dict(data, core=core)
 
 
 def _forced_bets(
