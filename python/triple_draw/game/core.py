@@ -4,9 +4,12 @@ Everything in triple_draw that deals cards, ranks hands or computes a bundled bo
 decision reaches the implementation through one small typed interface, :class:`Core`.
 Two modules provide it:
 
-- ``"compiled"``: the Rust core (``triple_draw._core``), the default when it is built;
+- ``"compiled"``: the Rust core (``triple_draw._core``), the default; every wheel and
+  build ships it, and ``import triple_draw`` loads it;
 - ``"reference"``: the pure-Python twin (``triple_draw.reference``), card for card the
-  same seeded decks and the same ranks (the parity tests hold them equal).
+  same seeded decks and the same ranks: the test oracle the parity tests hold the
+  compiled core to, and a core anyone may choose (slowly) - not a fallback for a
+  missing build.
 
 :func:`resolve_core` turns what a user passes (``None``, a name, or a module/object with
 the interface) into a :class:`Core`; :func:`set_default_core` changes what ``None`` means
@@ -127,13 +130,13 @@ def _load(name: str) -> Core:
 
 
 def default_core() -> Core:
-    """The core used when ``core=None``: the compiled core if built, else the reference."""
+    """The core used when ``core=None``: the compiled core, unless
+    :func:`set_default_core` chose another. (The package always ships it: ``import
+    triple_draw`` loads it, so the reference is not a fallback for a missing build but
+    the oracle the parity tests hold the compiled core to, and a core to choose.)"""
     global _default
     if _default is None:
-        try:
-            _default = _load("compiled")
-        except ImportError:  # pragma: no cover - only without a built extension
-            _default = _load("reference")
+        _default = _load("compiled")
     return _default
 
 
