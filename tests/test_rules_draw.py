@@ -644,3 +644,23 @@ def test_withheld_cards_never_dealt_at_random_but_given_later():
     for x in range(6):
         assert not set(h.hole_text(x)) & set(later[1:])
     assert Hand.from_dict(h.to_dict()).to_dict() == h.to_dict()
+
+
+def test_pokerstars_player_gets_his_own_discards_back_at_eight_players() -> None:
+    """docs/rules.md, *Reshuffles*: at eight players, seven standing pat and one throwing
+    five at every draw, the new stub of the third draw holds only his own earlier
+    discards, and he is dealt three of them back (7s 3h 8h)."""
+    from triple_draw import Hand, Rules
+
+    h = Hand(Rules(reshuffle="pokerstars", max_players=8), [100] * 8, button=7, seed=5)
+    thrown: set[int] = set()
+    while not h.is_over:
+        if h.in_draw:
+            mine = list(h.hole_ids(0)) if h.actor == 0 else []
+            thrown |= set(mine)
+            h.discard(mine)
+        else:
+            h.check_or_call()
+    again = [c for c in h.hole_ids(0) if c in thrown]
+    assert len(again) == 3
+    assert {"7s", "3h", "8h"} <= set(h.hole_text(0))
