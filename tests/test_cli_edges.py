@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from typing import Any
 
 import pytest
@@ -121,6 +122,103 @@ def test_ray_executor_without_ray_is_one_line_naming_the_extra(
     monkeypatch.setattr(builtins, "__import__", no_ray)
     code, _, err = run(capsys, "simulate", "--hands", "10", "--executor", "ray")
     one_line_error(code, err, "pip install 'triple_draw[ray]'")
+
+
+def _fake_ray(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> list[str]:
+    """A ``ray`` module whose ``init`` fails as Ray's does when no node can start or no
+    cluster is at the address (no Ray needed, nothing waited for)."""
+    calls: list[str] = []
+    ray = types.ModuleType("ray")
+
+    def init(address: str | None = None, **kwargs: Any) -> None:
+        calls.append(f"init {address}")
+        raise error
+
+    ray.is_initialized = lambda: False  # type: ignore[attr-defined]
+    ray.init = init  # type: ignore[attr-defined]
+    ray.shutdown = lambda: calls.append("shutdown")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ray", ray)
+    return calls
+
+
+# What ray.init raises when nothing listens at the address, and when the local node does not
+# come up (the message Ray prints after about 35 s, shortened).
+NO_CLUSTER = ConnectionError(
+    "Could not find any running Ray instance. Please specify the one to connect to by "
+    "setting `--address` flag or `RAY_ADDRESS` environment variable."
+)
+NODE_TIMEOUT = Exception(
+    "The current node timed out during startup. This could happen because some of the Ray "
+    'processes failed to startup.\n  File "/x/ray/_private/node.py", line 1, in start'
+)
+
+
+def test_ray_that_cannot_connect_is_a_package_error_naming_the_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from triple_draw.errors import TripleDrawError
+    from triple_draw.simulation import RayExecutor
+
+    calls = _fake_ray(monkeypatch, NO_CLUSTER)
+    ex = RayExecutor(address="ray://127.0.0.1:1")
+    with pytest.raises(TripleDrawError) as info:
+        ex.submit(int)
+    e = info.value
+    assert isinstance(e, RuntimeError) and e.__cause__ is NO_CLUSTER
+    text = str(e)
+    assert "\n" not in text and text.startswith("could not start Ray (ConnectionError: ")
+    assert "'ray://127.0.0.1:1'" in text and "ray status" in text
+    # what the failed start left running is shut down; the executor does not own Ray
+    assert calls == ["init ray://127.0.0.1:1", "shutdown"]
+    ex.shutdown()
+    assert calls[-1] == "shutdown" and len(calls) == 2
+
+
+@pytest.mark.parametrize("address", [None, "10.255.255.1:6379"])
+def test_ray_node_that_cannot_start_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, address: str | None
+) -> None:
+    if address is None:
+        monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    else:
+        monkeypatch.setenv("RAY_ADDRESS", address)
+    calls = _fake_ray(monkeypatch, NODE_TIMEOUT if address is None else NO_CLUSTER)
+    code, out, err = run(capsys, "simulate", "--executor", "ray", "--hands", "1")
+    assert out == ""
+    if address is None:
+        one_line_error(code, err, "could not start Ray", "timed out during startup",
+                       "'ray start --head'", "/dev/shm")  # fmt: skip
+        assert "node.py" not in err
+    else:
+        one_line_error(code, err, "could not start Ray", f"{address!r}", "RAY_ADDRESS")
+    assert calls[0] == "init None" and calls[-1] == "shutdown"
+
+
+def test_ray_start_failure_from_the_installed_command_has_no_traceback(
+    tmp_path: Any,
+) -> None:
+    # The real entry point in a fresh process, Ray replaced by a package whose init fails.
+    fake = tmp_path / "ray"
+    fake.mkdir()
+    (fake / "__init__.py").write_text(
+        "def is_initialized():\n    return False\n"
+        "def init(address=None, **kw):\n"
+        "    raise RuntimeError('Failed to start the GCS server.\\nsee the logs')\n"
+        "def shutdown():\n    pass\n"
+    )
+    path = os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
+    env = dict(os.environ, PYTHONPATH=path)
+    env.pop("RAY_ADDRESS", None)
+    p = subprocess.run(
+        [sys.executable, "-m", "triple_draw", "simulate", "--executor", "ray", "--hands", "1"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert p.returncode == 2 and p.stdout == "", p.stderr
+    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.startswith(
+        "triple-draw simulate: error: could not start Ray (RuntimeError: Failed to start the "
+        "GCS server.); check that a local Ray node can start here"
+    ), p.stderr
 
 
 def test_missing_extra_is_a_package_error_and_an_import_error() -> None:
