@@ -158,11 +158,12 @@ def test_ray_that_cannot_connect_is_a_package_error_naming_the_address(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from triple_draw.errors import TripleDrawError
-    from triple_draw.simulation import RayExecutor
+    from triple_draw.simulation import ExecutorStartError, RayExecutor
 
+    assert issubclass(ExecutorStartError, TripleDrawError)
     calls = _fake_ray(monkeypatch, NO_CLUSTER)
     ex = RayExecutor(address="ray://127.0.0.1:1")
-    with pytest.raises(TripleDrawError) as info:
+    with pytest.raises(ExecutorStartError) as info:
         ex.submit(int)
     e = info.value
     assert isinstance(e, RuntimeError) and e.__cause__ is NO_CLUSTER
