@@ -4,6 +4,7 @@ the play screen's wording. Each bad argument is one line on stderr and exit stat
 
 from __future__ import annotations
 
+import argparse
 import builtins
 import io
 import json
@@ -13,6 +14,7 @@ import subprocess
 from pathlib import Path
 import sys
 import time
+import types
 from typing import Any
 
 import pytest
@@ -124,11 +126,215 @@ def test_ray_executor_without_ray_is_one_line_naming_the_extra(
     one_line_error(code, err, "pip install 'triple_draw[ray]'")
 
 
+def _fake_ray(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> list[str]:
+    """A ``ray`` module whose ``init`` fails as Ray's does when no node can start or no
+    cluster is at the address (no Ray needed, nothing waited for)."""
+    calls: list[str] = []
+    ray = types.ModuleType("ray")
+
+    def init(address: str | None = None, **kwargs: Any) -> None:
+        calls.append(f"init {address}")
+        raise error
+
+    ray.is_initialized = lambda: False  # type: ignore[attr-defined]
+    ray.init = init  # type: ignore[attr-defined]
+    ray.shutdown = lambda: calls.append("shutdown")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ray", ray)
+    return calls
+
+
+# What ray.init raises when nothing listens at the address, and when the local node does not
+# come up (the message Ray prints after about 35 s, shortened).
+NO_CLUSTER = ConnectionError(
+    "Could not find any running Ray instance. Please specify the one to connect to by "
+    "setting `--address` flag or `RAY_ADDRESS` environment variable."
+)
+NODE_TIMEOUT = Exception(
+    "The current node timed out during startup. This could happen because some of the Ray "
+    'processes failed to startup.\n  File "/x/ray/_private/node.py", line 1, in start'
+)
+
+
+def test_ray_that_cannot_connect_is_a_package_error_naming_the_address(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from triple_draw.errors import TripleDrawError
+    from triple_draw.simulation import ExecutorStartError, RayExecutor
+
+    assert issubclass(ExecutorStartError, TripleDrawError)
+    calls = _fake_ray(monkeypatch, NO_CLUSTER)
+    ex = RayExecutor(address="ray://127.0.0.1:1")
+    with pytest.raises(ExecutorStartError) as info:
+        ex.submit(int)
+    e = info.value
+    assert isinstance(e, RuntimeError) and e.__cause__ is NO_CLUSTER
+    text = str(e)
+    assert "\n" not in text and text.startswith("could not start Ray (ConnectionError: ")
+    assert "'ray://127.0.0.1:1'" in text and "ray status" in text
+    # what the failed start left running is shut down; the executor does not own Ray
+    assert calls == ["init ray://127.0.0.1:1", "shutdown"]
+    ex.shutdown()
+    assert calls[-1] == "shutdown" and len(calls) == 2
+
+
+@pytest.mark.parametrize("address", [None, "10.255.255.1:6379"])
+def test_ray_node_that_cannot_start_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, address: str | None
+) -> None:
+    if address is None:
+        monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    else:
+        monkeypatch.setenv("RAY_ADDRESS", address)
+    calls = _fake_ray(monkeypatch, NODE_TIMEOUT if address is None else NO_CLUSTER)
+    code, out, err = run(capsys, "simulate", "--executor", "ray", "--hands", "1")
+    assert out == ""
+    if address is None:
+        one_line_error(code, err, "could not start Ray", "timed out during startup",
+                       "'ray start --head'", "/dev/shm")  # fmt: skip
+        assert "node.py" not in err
+    else:
+        one_line_error(code, err, "could not start Ray", f"{address!r}", "RAY_ADDRESS")
+    assert calls[0] == "init None" and calls[-1] == "shutdown"
+
+
+def test_ray_start_failure_from_the_installed_command_has_no_traceback(
+    tmp_path: Any,
+) -> None:
+    # The real entry point in a fresh process, Ray replaced by a package whose init fails.
+    fake = tmp_path / "ray"
+    fake.mkdir()
+    (fake / "__init__.py").write_text(
+        "def is_initialized():\n    return False\n"
+        "def init(address=None, **kw):\n"
+        "    raise RuntimeError('Failed to start the GCS server.\\nsee the logs')\n"
+        "def shutdown():\n    pass\n"
+    )
+    path = os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
+    env = dict(os.environ, PYTHONPATH=path)
+    env.pop("RAY_ADDRESS", None)
+    p = subprocess.run(
+        [sys.executable, "-m", "triple_draw", "simulate", "--executor", "ray", "--hands", "1"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert p.returncode == 2 and p.stdout == "", p.stderr
+    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.startswith(
+        "triple-draw simulate: error: could not start Ray (RuntimeError: Failed to start the "
+        "GCS server.); check that a local Ray node can start here"
+    ), p.stderr
+
+
 def test_missing_extra_is_a_package_error_and_an_import_error() -> None:
     from triple_draw.errors import MissingExtraError, TripleDrawError
 
     assert issubclass(MissingExtraError, TripleDrawError)
     assert issubclass(MissingExtraError, ImportError)
+
+
+# -- runs too long to finish ------------------------------------------------------------------
+
+
+def test_a_run_that_cannot_finish_is_refused_up_front() -> None:
+    # 10^12 one-hand chunks on one worker: years at any speed the engine reaches. It used to
+    # start and run on silently; it is refused after a fraction of a second of measuring.
+    argv = ["simulate", "--hands", str(10**12), "--chunk-size", "1", "--no-progress"]
+    t0 = time.monotonic()
+    p = subprocess.run(
+        [sys.executable, "-m", "triple_draw", *argv], capture_output=True, text=True, timeout=120
+    )
+    assert time.monotonic() - t0 < 60
+    assert p.returncode == 2 and p.stdout == "", p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr
+    assert "--hands 1000000000000: at the " in lines[0] and "1 worker would take about" in lines[0]
+    assert "years; the command line refuses runs over 7.0 days" in lines[0]
+
+
+def _args(**kw: Any) -> argparse.Namespace:
+    base = dict(hands=10**12, workers=None, executor=None)
+    return argparse.Namespace(**{**base, **kw})
+
+
+def test_the_duration_bound_counts_every_worker_the_run_can_use() -> None:
+    from triple_draw import cli
+
+    week = cli.MAX_RUN_SECONDS
+    # 10^12 hands at 10,000 hands/s: 3.2 years on one worker, 4.5 days on 256
+    with pytest.raises(cli.UsageError, match=r"1 worker would take about 3\.2 years"):
+        cli._check_duration(_args(), 10_000.0, 10**9)
+    assert cli._check_duration(_args(workers=256), 10_000.0, 10**9) == pytest.approx(390_625)
+    assert cli._check_duration(_args(executor="ray"), 10_000.0, 10**9) == pytest.approx(390_625)
+    # ... but never more workers than chunks: one chunk is one worker
+    with pytest.raises(cli.UsageError, match="1 worker would take"):
+        cli._check_duration(_args(workers=256), 10_000.0, 1)
+    # the bound itself
+    assert cli._check_duration(_args(hands=week * 10_000), 10_000.0, 10**9) == week
+    with pytest.raises(cli.UsageError, match=r"refuses runs over 7\.0 days"):
+        cli._check_duration(_args(hands=week * 10_000 + 1), 10_000.0, 10**9)
+
+
+def test_a_long_run_says_how_long_it_will_take_and_reports_as_it_goes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from triple_draw import cli
+
+    monkeypatch.setattr(cli, "_measure_rate", lambda *a: 500.0)  # slow bots: 2,000 s
+    monkeypatch.setattr(cli, "STATUS_EVERY", 0.0)
+    status = cli._Status.__call__
+    lines: list[int] = []
+
+    def stop_after_two(self: Any, done: int, total: int) -> None:
+        status(self, done, total)
+        lines.append(done)
+        if len(lines) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli._Status, "__call__", stop_after_two)
+    code, out, err = run(
+        capsys, "simulate", "--hands", "1000000", "--chunk-size", "50", "--seed", "1",
+        "--no-progress",
+    )  # fmt: skip
+    assert code == 130 and out == "", err
+    got = err.strip().splitlines()
+    assert got[0] == (
+        "triple-draw simulate: 1,000,000 hands will take about 33 minutes (about 500 hands/s "
+        "a worker, measured just now); Ctrl-C stops the run"
+    )
+    assert got[1].startswith("triple-draw simulate: 50 of 1,000,000 hands (0.0%), ")
+    assert got[2].startswith("triple-draw simulate: 100 of 1,000,000 hands (0.0%), ")
+    assert got[3:] == ["triple-draw simulate: interrupted"]
+
+
+def test_status_lines_come_every_status_interval() -> None:
+    from triple_draw import cli
+
+    now = [0.0]
+    out = io.StringIO()
+    s = cli._Status(10**6, clock=lambda: now[0], out=out)
+    for t, done in [(100.0, 10**4), (599.0, 59_900), (600.0, 60_000), (900.0, 90_000),
+                    (1200.0, 120_000)]:  # fmt: skip
+        now[0] = t
+        s(done, 10**6)
+    now[0] = 5000.0
+    s(10**6, 10**6)  # the end: the result follows, no status
+    assert out.getvalue().splitlines() == [
+        "triple-draw simulate: 60,000 of 1,000,000 hands (6.0%), 100 hands/s, about 2.6 hours left",
+        "triple-draw simulate: 120,000 of 1,000,000 hands (12.0%), 100 hands/s, "
+        "about 2.4 hours left",
+    ]
+
+
+def test_runs_below_a_million_hands_are_not_measured_first(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from triple_draw import cli
+
+    def never(*a: Any) -> float:  # pragma: no cover - must not run
+        raise AssertionError("measured")
+
+    monkeypatch.setattr(cli, "_measure_rate", never)
+    code, _, err = run(capsys, "simulate", "--hands", "30", "--seed", "1", "--no-progress")
+    assert code == 0 and err == ""
 
 
 # -- Ctrl-C -----------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ that cannot be made), never a ``PanicException``, an ``OverflowError`` or a
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -211,47 +212,57 @@ def test_deck_state_with_non_str_field_names_is_refused() -> None:
 # ---------------------------------------------------------------- threads
 
 
-def test_sweeping_threads_leaves_the_thread_count_bounded() -> None:
-    # Run in a fresh process so that the count is this sweep's alone. Before the bounded
-    # cache, 60 distinct values left 1 + 2 + ... + 60 = 1830 threads alive.
+def test_one_pool_holds_at_most_the_largest_threads_asked_for() -> None:
+    # Run in a fresh process so that the count is this sweep's alone. With a pool per
+    # distinct value (kept in a cache of up to 256 workers) threads=2..65 left 266 OS
+    # threads alive; with one pool grown to the largest value asked for, never more than
+    # that value, after every call and whatever the order of the values.
     code = textwrap.dedent(
         """
-        import time
+        import json, os
         import numpy as np
         import triple_draw as td
-        from triple_draw import _core, analysis
+        from triple_draw import analysis
 
-        def threads():
-            with open("/proc/self/status") as f:
-                for line in f:
-                    if line.startswith("Threads:"):
-                        return int(line.split()[1])
+        def tasks():
+            return len(os.listdir("/proc/self/task"))
 
-        hands = np.zeros((1, 5), np.uint8)
-        hands[0] = [22, 13, 8, 7, 2]
-        td.evaluate_batch(hands)
-        base = threads()
-        peak = 0
-        for n in range(1, 61):
-            td.evaluate_batch(np.repeat(hands, 200_000, axis=0), threads=n)
-            analysis.draw_odds("7c5d4h3sKd", "Kd", draws=2, method="sample", trials=64,
-                               seed=1, threads=n)
-            peak = max(peak, threads())
-        for _ in range(100):   # evicted pools' workers exit asynchronously
-            if threads() <= base + _core.MAX_THREADS:
-                break
-            time.sleep(0.05)
-        print(base, peak, threads(), _core.MAX_THREADS)
+        rng = np.random.default_rng(1)
+        hands = np.argsort(rng.random((70_000, 52)), axis=1)[:, :5].astype(np.uint8)
+        hands = np.tile(hands, (66, 1))  # 70 chunks of 65,536 rows: work for 65 threads
+
+        def calls(t):
+            return [
+                td.evaluate_batch(hands, threads=t).tobytes(),
+                analysis.draw_odds("7c5d4h3sKd", "Kd", draws=2, method="sample",
+                                   trials=20_000, seed=1, threads=t).categories,
+                [p.equity for p in analysis.equity(["7c5d4h3sKd", None], draws_left=1,
+                                                   trials=20_000, seed=2, threads=t).players],
+                [str(c) for c in analysis.best_discard("7c5d4h3sKd", target="8", threads=t)],
+            ]
+
+        want = calls(1)
+        base = tasks()  # threads=1 runs on the calling thread: no worker yet
+        extra = []
+        same = True
+        for t in [*range(2, 66), *range(65, 0, -7), 3, 64, 65]:
+            same &= calls(t) == want
+            extra.append([t, tasks() - base])
+        print(json.dumps({"base": base, "extra": extra, "same": same}))
         """
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=True
     )
-    base, peak, end, cap = map(int, out.stdout.split())
-    assert cap == 256
-    assert end <= base + cap, out.stdout
-    # In flight, at most the evicted pool still finishing and the new one are extra.
-    assert peak <= base + cap + 2 * 60, out.stdout
+    got = json.loads(out.stdout)
+    assert got["same"], "a result depended on the number of threads"
+    largest = 0
+    for t, extra in got["extra"]:
+        largest = max(largest, t)
+        assert extra <= largest, (t, extra, got)
+    assert got["extra"][-1][1] == 65, got  # the pool did grow to the largest value
+    # (a call uses no more workers than it has chunks: best_discard's 32 choices, 70
+    # chunks of the batch)
 
 
 # ---------------------------------------------------------------- concurrent mutation

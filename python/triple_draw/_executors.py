@@ -27,12 +27,38 @@ from triple_draw.errors import (
     TripleDrawError,
 )
 
-__all__ = ["RayExecutor", "MAX_WORKERS", "run_ordered", "resolve_executor"]
+__all__ = ["ExecutorStartError", "RayExecutor", "MAX_WORKERS", "run_ordered", "resolve_executor"]
 
 
 class ExecutorShutdownError(TripleDrawError, RuntimeError):
     """Work submitted to an executor that was shut down (a ``RuntimeError``, as
     ``concurrent.futures`` raises)."""
+
+
+class ExecutorStartError(TripleDrawError, RuntimeError):
+    """An executor could not start: a Ray node that would not start, or no Ray cluster at
+    the address given (the message says what failed and what to check)."""
+
+
+def _ray_start_failure(address: str | None, e: BaseException) -> str:
+    """One line: why Ray did not start, and what to check."""
+    lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+    why = f"{type(e).__name__}: {lines[0]}" if lines else type(e).__name__
+    if len(why) > 300:
+        why = why[:297] + "..."
+    where = os.environ.get("RAY_ADDRESS") if address is None else address
+    if where:
+        check = (
+            f"check that a Ray cluster is running at {where!r} and reachable from here "
+            "('ray status' there), or unset RAY_ADDRESS to start a local node"
+        )
+    else:
+        check = (
+            "check that a local Ray node can start here ('ray start --head' shows why not: "
+            "free memory and space in /dev/shm and /tmp, the ports Ray needs, a "
+            "conflicting RAY_ADDRESS)"
+        )
+    return f"could not start Ray ({why}); {check}"
 
 
 class RayExecutor(cf.Executor):
@@ -76,9 +102,21 @@ class RayExecutor(cf.Executor):
         import ray
 
         if not ray.is_initialized():
-            ray.init(address=self.address, **self.ray_init_kwargs)
+            try:
+                ray.init(address=self.address, **self.ray_init_kwargs)
+            except Exception as e:  # Ray raises many kinds: ConnectionError, RuntimeError, ...
+                self._stop_failed_start(ray)
+                raise ExecutorStartError(_ray_start_failure(self.address, e)) from e
             self._owns_ray = True
         return ray
+
+    @staticmethod
+    def _stop_failed_start(ray: Any) -> None:
+        """Stops what a failed ``ray.init`` may have left running (its own processes)."""
+        try:
+            ray.shutdown()
+        except Exception:  # best effort: the start error is what is reported
+            pass
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
         if self._shutdown:

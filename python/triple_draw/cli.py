@@ -472,7 +472,18 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         "pokerkit": Rules.pokerkit,
     }[args.rules]
     rules = preset(args.small_bet, max_players=max(6, n), **rake_fields(args))
-    progress = (not args.no_progress) and sys.stderr.isatty()
+    bar = (not args.no_progress) and sys.stderr.isatty()
+    progress: bool | _Status = bar
+    if args.hands >= CALIBRATE_FROM:
+        rate = _measure_rate(bots, rules, args)
+        seconds = _check_duration(args, rate, chunks)
+        if seconds >= ESTIMATE_FROM:
+            sys.stderr.write(
+                f"{PROG} simulate: {args.hands:,} hands will take about {_duration(seconds)} "
+                f"(about {rate:,.0f} hands/s a worker, measured just now); Ctrl-C stops the run\n"
+            )
+            if not bar:
+                progress = _Status(args.hands)
     result = simulate(
         bots,
         args.hands,
@@ -495,6 +506,107 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             "never on --workers)\n"
         )
     return 0
+
+
+#: ``simulate`` measures the bots' speed first when asked for this many hands or more.
+CALIBRATE_FROM = 1_000_000
+#: ... and says how long the run will take when that is this long or longer (seconds).
+ESTIMATE_FROM = 60.0
+#: The longest run the command line starts (seconds): 7 days at the measured speed, every
+#: worker busy. Longer runs are refused up front (the library's ``simulate`` has no limit).
+MAX_RUN_SECONDS = 7 * 24 * 3600
+#: Seconds between the status lines of a long run shown without a progress bar.
+STATUS_EVERY = 600.0
+
+
+def _measure_rate(bots: list[Any], rules: Any, args: argparse.Namespace) -> float:
+    """Hands a second one worker plays with these bots, rules and ``--chunk-size`` (its
+    per-chunk cost included), from about 0.2 s of play in this process."""
+    import time
+
+    from triple_draw.simulation import simulate
+
+    played, elapsed, k = 0, 0.0, 8
+    while elapsed < 0.2 and k <= 1 << 20:
+        t0 = time.perf_counter()
+        simulate(
+            bots,
+            k,
+            seed=k,
+            rules=rules,
+            stack=args.stack,
+            mode=args.mode,
+            chunk_size=min(args.chunk_size, k),
+            core=args.core,
+        )
+        elapsed += time.perf_counter() - t0
+        played += k
+        k *= 2
+    return played / max(elapsed, 1e-9)
+
+
+def _parallel(args: argparse.Namespace, chunks: int) -> int:
+    """The most workers the run can keep busy (for Ray without ``--workers``: as many as
+    the command line allows, the cluster's size being unknown here)."""
+    n: int
+    if args.workers is not None:
+        n = int(args.workers)
+    elif args.executor in ("threads", "processes"):
+        n = os.cpu_count() or 1
+    elif args.executor == "ray":
+        n = MAX_WORKERS
+    else:
+        n = 1
+    return max(1, min(n, chunks))
+
+
+def _check_duration(args: argparse.Namespace, rate: float, chunks: int) -> float:
+    """The run's expected seconds at ``rate`` hands/s a worker, every worker busy; a
+    ``UsageError`` if that exceeds :data:`MAX_RUN_SECONDS`."""
+    workers = _parallel(args, chunks)
+    seconds: float = args.hands / (max(rate, 1e-9) * workers)
+    if seconds > MAX_RUN_SECONDS:
+        raise UsageError(
+            f"--hands {args.hands}: at the {rate:,.0f} hands/s a worker measured just now, "
+            f"{workers} worker{'s' if workers > 1 else ''} would take about "
+            f"{_duration(seconds)}; the command line refuses runs over "
+            f"{_duration(MAX_RUN_SECONDS)} (fewer --hands, more --workers, a larger "
+            "--chunk-size, or triple_draw.simulate() in a program)"
+        )
+    return seconds
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds / 60:.0f} minutes" if seconds >= 60 else f"{seconds:.0f} s"
+
+
+class _Status:
+    """Progress of a long run without a bar: a line on stderr every :data:`STATUS_EVERY`
+    seconds (checked as chunks finish): hands done, speed, time left."""
+
+    def __init__(self, hands: int, clock: Any = None, out: Any = None) -> None:
+        import time
+
+        self.hands = hands
+        self.clock = clock or time.monotonic
+        self.out = out or sys.stderr
+        self.t0 = self.last = self.clock()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if now - self.last < STATUS_EVERY or done >= total:
+            return
+        self.last = now
+        rate = done / max(now - self.t0, 1e-9)
+        left = (total - done) / max(rate, 1e-9)
+        self.out.write(
+            f"{PROG} simulate: {done:,} of {total:,} hands ({100 * done / total:.1f}%), "
+            f"{rate:,.0f} hands/s, about {_duration(left)} left\n"
+        )
+        self.out.flush()
 
 
 # -- eval -------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from triple_draw._executors import RayExecutor, resolve_executor, run_ordered
+from triple_draw._executors import ExecutorStartError, RayExecutor, resolve_executor, run_ordered
 from triple_draw._text import format_table
 from triple_draw.bots import (
     Bot,
@@ -63,6 +63,7 @@ __all__ = [
     "SimulationResult",
     "SeatResult",
     "RayExecutor",
+    "ExecutorStartError",
     "chunk_seed",
     "CATEGORIES",
     "MAX_HANDS",

@@ -13,7 +13,6 @@ use super::equity::equity_of_model;
 use super::strategy::{Plan, Strategy};
 use super::{in_pool, AnalysisError, MAX_DRAWS};
 use crate::eval::NUM_CLASSES;
-use rayon::prelude::*;
 
 /// What to maximise.
 #[derive(Clone, Debug)]
@@ -142,12 +141,10 @@ pub fn best_discard(
             outcomes,
         })
     };
-    let mut choices: Vec<DiscardChoice> = in_pool(opts.threads, || {
-        (0u32..32)
-            .into_par_iter()
-            .map(one)
-            .collect::<Result<Vec<_>, _>>()
-    })??;
+    let mut choices: Vec<DiscardChoice> =
+        in_pool(opts.threads, |t| crate::pool::map(t, 32, |i| one(i as u32)))?
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?;
     let sorted = |v: &[u8]| {
         let mut v = v.to_vec();
         v.sort_unstable();

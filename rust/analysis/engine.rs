@@ -25,7 +25,6 @@ use crate::deck::below;
 use crate::eval::{tables, Tables};
 use rand_chacha::ChaCha12Rng;
 use rand_core::SeedableRng;
-use rayon::prelude::*;
 
 /// Most seats a model holds.
 pub const MAX_SEATS: usize = 6;
@@ -411,18 +410,17 @@ impl Model {
             }
             Ok(())
         };
-        in_pool(threads, || {
-            (0..chunks)
-                .into_par_iter()
-                .try_fold(&new, |mut acc, ci| {
-                    run(ci, &mut acc)?;
-                    Ok(acc)
-                })
-                .try_reduce(&new, |mut a, b| {
-                    a.merge(b);
-                    Ok(a)
-                })
-        })?
+        let chunks = usize::try_from(chunks)
+            .map_err(|_| AnalysisError::Invalid(format!("too many trials: {trials}")))?;
+        let tallies = in_pool(threads, |t| {
+            crate::pool::fold(t, chunks, &new, |acc, ci| run(ci as u64, acc))
+        })??;
+        // Integer tallies: the sum does not depend on which lane counted which chunk.
+        let mut total = new();
+        for t in tallies {
+            total.merge(t);
+        }
+        Ok(total)
     }
 
     /// One random playout ranked: every seat's final rank into `ranks`.

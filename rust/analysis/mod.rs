@@ -147,14 +147,14 @@ pub fn choose(n: u64, k: u64) -> u64 {
     r
 }
 
-/// Runs `f` on the core's pool of `threads` workers (`None` = every core; see
-/// [`crate::pool`] for the bounded cache and the failure behaviour).
-pub(crate) fn in_pool<R: Send>(
+/// Runs `f(threads)` with `threads` resolved (`None` = every core) for the parallel helpers
+/// of [`crate::pool`] (one shared pool, at most `threads` of its workers busy per call).
+pub(crate) fn in_pool<R>(
     threads: Option<usize>,
-    f: impl FnOnce() -> R + Send,
+    f: impl FnOnce(usize) -> Result<R, PoolError>,
 ) -> Result<R, AnalysisError> {
     let n = threads.unwrap_or_else(crate::pool::default_threads);
-    crate::pool::install(n, f).map_err(AnalysisError::Pool)
+    f(n).map_err(AnalysisError::Pool)
 }
 
 #[cfg(test)]

@@ -272,7 +272,6 @@ fn rank_rows(
     out: &mut [u16],
     threads: usize,
 ) -> Result<Option<usize>, pool::PoolError> {
-    use rayon::prelude::*;
     let t = eval::tables();
     let work = |(k, (rows, outs)): (usize, (&[u8], &mut [u16]))| -> Option<usize> {
         let mut ok = true;
@@ -296,13 +295,14 @@ fn rank_rows(
             .filter_map(work)
             .next());
     }
-    pool::install(threads, || {
-        flat.par_chunks(BATCH_CHUNK * 5)
-            .zip(out.par_chunks_mut(BATCH_CHUNK))
-            .enumerate()
-            .filter_map(work)
-            .min()
-    })
+    // Fixed chunks whatever `threads` is; at most `threads` workers of the shared pool
+    // take them in turn.
+    let chunks: Vec<(&[u8], &mut [u16])> = flat
+        .chunks(BATCH_CHUNK * 5)
+        .zip(out.chunks_mut(BATCH_CHUNK))
+        .collect();
+    let bad = pool::map_items(threads, chunks, |k, c| work((k, c)))?;
+    Ok(bad.into_iter().flatten().min())
 }
 
 fn describe_bad_array(obj: &Bound<'_, PyAny>) -> PyErr {
