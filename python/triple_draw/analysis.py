@@ -54,7 +54,7 @@ import numpy.typing as npt
 
 from triple_draw import _core
 from triple_draw._core import CATEGORIES, Card, HandRank, card_ids, parse_cards
-from triple_draw.errors import AnalysisError
+from triple_draw.errors import AnalysisError, ArgumentTypeError
 
 __all__ = [
     "CATEGORIES",
@@ -206,7 +206,7 @@ def _count(value: int | None, name: str, default: int, most: int | None = None) 
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        raise ArgumentTypeError(f"{name} must be an int, got {type(value).__name__}")
     if value < 1:
         raise AnalysisError(f"{name} must be at least 1, got {value}")
     if most is not None and value > most:

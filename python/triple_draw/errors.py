@@ -11,6 +11,7 @@ from __future__ import annotations
 __all__ = [
     "TripleDrawError",
     "CardError",
+    "CardTypeError",
     "DeckError",
     "BatchError",
     "BatchTypeError",
@@ -32,6 +33,11 @@ class TripleDrawError(Exception):
 
 class CardError(TripleDrawError, ValueError):
     """A malformed or unknown card token, a duplicate card, or the wrong number of cards."""
+
+
+class CardTypeError(CardError, TypeError):
+    """A value that is no card at all where a card is wanted (a list, a bool, ``None``):
+    a :class:`CardError` that is also a ``TypeError``."""
 
 
 class DeckError(TripleDrawError, ValueError):

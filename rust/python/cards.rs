@@ -1,9 +1,8 @@
 //! `Card`, `parse_cards`, `card_ids`: cards from text, ids or Card objects.
 
 use super::args::{describe, exact_int};
-use super::errors::card_error;
+use super::errors::{card_error, card_type_error};
 use crate::cards::{self, card_text, check_distinct, check_id, CardError, DECK_SIZE};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::sync::PyOnceLock;
@@ -84,7 +83,7 @@ pub(crate) fn card_id_of(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
             ))),
         };
     }
-    Err(PyTypeError::new_err(format!(
+    Err(card_type_error(format!(
         "expected a card as a str like '7h', an int id 0-51 or a Card, got {}",
         obj.get_type().name()?
     )))
@@ -139,7 +138,7 @@ pub(crate) fn ids_of(obj: &Bound<'_, PyAny>, count: Count) -> PyResult<Vec<u8>> 
         out.push(c.get().id);
     } else {
         let iter = obj.try_iter().map_err(|_| {
-            PyTypeError::new_err(format!(
+            card_type_error(format!(
                 "expected cards as a str or a sequence of cards, got {}",
                 obj.get_type()
                     .name()

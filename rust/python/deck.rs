@@ -2,10 +2,9 @@
 
 use super::args::{describe, exact_int};
 use super::cards::{card_object, id_list, ids_of, Card, Count};
-use super::errors::deck_error;
+use super::errors::{argument_type_error, deck_error};
 use crate::cards::DECK_SIZE;
 use crate::deck::{self, key_from_hex, key_to_hex};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
@@ -18,7 +17,7 @@ pub(crate) fn key_of_seed(seed: Option<&Bound<'_, PyAny>>) -> PyResult<[u8; 32]>
         Some(s) => s,
     };
     let Some(value) = exact_int(seed)? else {
-        return Err(PyTypeError::new_err(format!(
+        return Err(argument_type_error(format!(
             "seed must be an int or None, got {}",
             seed.get_type().name()?
         )));
@@ -212,7 +211,7 @@ impl Deck {
 impl Deck {
     fn deal_slice(&mut self, n: &Bound<'_, PyAny>) -> PyResult<&[u8]> {
         let Some(value) = exact_int(n)? else {
-            return Err(PyTypeError::new_err(format!(
+            return Err(argument_type_error(format!(
                 "the number of cards to deal must be an int, got {}",
                 n.get_type().name()?
             )));

@@ -33,11 +33,13 @@ macro_rules! error_classes {
 
 error_classes! {
     card_error => "CardError",
+    card_type_error => "CardTypeError",
     deck_error => "DeckError",
     batch_error => "BatchError",
     batch_type_error => "BatchTypeError",
     analysis_error => "AnalysisError",
     argument_error => "ArgumentError",
+    argument_type_error => "ArgumentTypeError",
 }
 
 impl From<CardError> for PyErr {
