@@ -187,3 +187,37 @@ def test_a_learner_that_always_folds_loses_its_blinds() -> None:
         hands += 1
         _, info = env.reset()
     assert -2.0 < total / hands < -1.0
+
+
+def _example() -> Any:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "gym_maskable_ppo.py"
+    spec = importlib.util.spec_from_file_location("gym_maskable_ppo", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_maskable_ppo_example_loop_and_its_scoreboard_glue() -> None:
+    # the parts of examples/gym_maskable_ppo.py that need no deep-learning framework: the
+    # CleanRL-style rollout and the adapter of an SB3-style model to the scoreboard
+    ex = _example()
+    env = ex.make_env("call")
+    data = ex.rollout(env, ex.masked_random(1), 300, seed=1)
+    assert data["obs"].shape == (300, encoding.observation_size(2))
+    assert all(m[a] for m, a in zip(data["mask"], data["action"], strict=True))
+    assert len(data["returns"]) == int(data["done"].sum()) > 10
+
+    class FakeModel:  # SB3's predict signature; always the first legal action
+        def predict(self, obs: np.ndarray, action_masks: np.ndarray, deterministic: bool) -> Any:
+            assert obs.shape == (encoding.observation_size(2),) and action_masks.dtype == bool
+            return np.int64(np.flatnonzero(action_masks)[0]), None
+
+    from triple_draw.evaluation import match
+
+    # the first legal action: fold at every bet, so it loses its blinds to the station
+    e = match([ex.model_bot(FakeModel(), "fake"), "call"], hands=100, seed=1)[0]
+    assert e.bot == "fake" and e.bb_per_100 == pytest.approx(-75.0)

@@ -37,17 +37,82 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from triple_draw._text import format_table
-from triple_draw.bots import make_bot
-from triple_draw.errors import ArgumentError, ArgumentTypeError
+from triple_draw.bots import make_bot, view_hole_ids
+from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
+from triple_draw.game.actions import Action, make_action
 from triple_draw.game.core import portable_core, resolve_core
 from triple_draw.game.rules import MAX_PLAYERS, Rules
 from triple_draw.simulation import MAX_HANDS, _bot_label, _play_chunk, chunk_seed
 
-__all__ = ["match", "MatchResult", "MatchEntry", "round_robin", "RoundRobin", "Z95"]
+__all__ = ["match", "MatchResult", "MatchEntry", "round_robin", "RoundRobin", "PolicyBot", "Z95"]
 
 #: The two-sided 95% quantile of the normal distribution.
 Z95 = 1.959963984540054
 _SEED_LIMIT = 1 << 256
+
+
+class PolicyBot:
+    """A bot made of a policy over the numbers the environments use: ``policy(obs, mask)``
+    gets the seat's observation vector (:func:`triple_draw.envs.encoding.encode_view` of
+    the view, the vector the environments give) and its 0/1 mask of legal actions, and
+    returns an action number 0..34. So a policy trained in
+    :class:`~triple_draw.envs.gym_env.TripleDrawEnv`, the vector environment or the
+    PettingZoo environment takes a seat in :func:`match` as it is. A number that is not
+    legal is an :class:`~triple_draw.errors.IllegalActionError` naming the policy.
+
+    >>> pat_caller = PolicyBot(lambda obs, mask: 1 if mask[1] else 3, name="pat-caller")
+    >>> r = match([pat_caller, "call"], hands=100, seed=1)   # calls down, never draws
+    >>> r[0].bot, r[0].bb_per_100 < 0
+    ('pat-caller', True)
+    """
+
+    def __init__(self, policy: Callable[[Any, Any], Any], name: str = "policy") -> None:
+        if not callable(policy):
+            raise ArgumentTypeError(f"policy must be callable as policy(obs, mask), got {policy!r}")
+        if not isinstance(name, str) or not name:
+            raise ArgumentError(f"name must be a non-empty string, got {name!r}")
+        self.policy = policy
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"PolicyBot({self.name!r})"
+
+    def act(self, view: dict[str, Any]) -> Action:
+        import numpy as np
+
+        from triple_draw.envs import encoding
+
+        total = sum(p["stack"] + p["committed"] for p in view["players"])
+        obs = encoding.encode_view(view, total)
+        kinds = {a["kind"] for a in view["legal_actions"]}
+        mask = np.zeros(encoding.N_ACTIONS, dtype=np.int8)
+        if view["phase"] == "draw":
+            mask[encoding.DISCARD_OFFSET :] = 1
+        else:
+            mask[encoding.FOLD] = mask[encoding.CHECK_CALL] = 1
+            mask[encoding.BET_RAISE] = 1 if kinds & {"bet", "raise"} else 0
+        raw = self.policy(obs, mask)
+        try:
+            a = int(raw)
+            if a != raw or isinstance(raw, bool) or not 0 <= a < encoding.N_ACTIONS:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise IllegalActionError(
+                f"policy {self.name!r} returned {raw!r}, not an action number 0..34"
+            ) from None
+        if not mask[a]:
+            raise IllegalActionError(
+                f"policy {self.name!r} chose action {a}, not legal now "
+                f"(legal: {np.flatnonzero(mask).tolist()})"
+            )
+        if a >= encoding.DISCARD_OFFSET:
+            held = view_hole_ids(view)
+            return make_action("discard", None, encoding.discard_cards(held, a - 3))
+        if a == encoding.FOLD:
+            return make_action("fold")
+        if a == encoding.CHECK_CALL:
+            return make_action("call" if "call" in kinds else "check")
+        return make_action("raise" if "raise" in kinds else "bet")
 
 
 @dataclass(frozen=True)
