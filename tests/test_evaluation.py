@@ -14,7 +14,7 @@ from triple_draw.analysis import best_discard
 from triple_draw.bots import BOTS, EquityBot, _target_discard
 from triple_draw.cli import main
 from triple_draw.errors import ArgumentError, TripleDrawError
-from triple_draw.evaluation import Z95, MatchResult, match, round_robin
+from triple_draw.evaluation import Z95, MatchResult, PolicyBot, match, round_robin
 from triple_draw.game import Hand, Rules
 from triple_draw.game.cards import to_ids
 
@@ -247,3 +247,65 @@ def test_match_result_is_frozen() -> None:
     assert isinstance(r, MatchResult)
     with pytest.raises(AttributeError):
         r.hands = 3  # type: ignore[misc]
+
+
+def test_one_deal_has_no_interval_and_its_json_stays_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    r = match(["call", "random"], hands=2, seed=1)
+    assert r.deals == 1 and math.isinf(r[0].ci95_half_width)
+    assert r[0].to_dict()["ci95"] is None
+    assert main(["match", "call", "random", "--hands", "1", "--seed", "1", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)  # no Infinity: strict JSON
+    assert doc["entries"][0]["ci95"] is None and doc["hands"] == 2
+
+
+def test_equity_bot_is_not_bluffed_off_by_a_constant_raiser() -> None:
+    # a policy that always raises and never draws looks "pat" at every draw; the equity
+    # bot keeps a share of its models with the opponent's hand unknown (trust), so it
+    # calls it down. With trust=1 it is bluffed off (about break-even in a longer run).
+    r = match([EquityBot(), PolicyBot(_always_raise, name="always-raise")], hands=300, seed=2)
+    assert r[0].ci95[0] > 100
+    assert EquityBot(trust=1.0).trust == 1.0
+    with pytest.raises(ArgumentError, match="trust"):
+        EquityBot(trust=1.5)
+    with pytest.raises(ArgumentError, match="draw_for"):
+        EquityBot(draw_for="seven")
+
+
+def _always_raise(obs: Any, mask: Any) -> int:
+    return 2 if mask[2] else (3 if mask[3] else 1)
+
+
+@pytest.mark.parametrize(
+    ("policy", "word"),
+    [
+        (lambda obs, mask: 3, "not legal now"),  # a discard while betting
+        (lambda obs, mask: True, "not an action number"),
+        (lambda obs, mask: 1.5, "not an action number"),
+        (lambda obs, mask: 35, "not an action number"),
+    ],
+)
+def test_policy_bot_refuses_what_is_not_a_legal_action_number(policy: Any, word: str) -> None:
+    h = Hand(Rules(), [100, 100], seed=1)
+    with pytest.raises(TripleDrawError, match=word):
+        PolicyBot(policy, name="p").act(h.view(h.actor))
+    with pytest.raises(ArgumentError):
+        PolicyBot("not callable")  # type: ignore[arg-type]
+
+
+def test_policy_bot_sees_the_environments_encoding() -> None:
+    from triple_draw.envs import encoding
+
+    h = Hand(Rules(), [100, 100], seed=1)
+    seen = []
+
+    def policy(obs: Any, mask: Any) -> int:
+        seen.append((obs, mask))
+        return 2
+
+    a = PolicyBot(policy).act(h.view(h.actor))
+    assert a.kind == "raise"
+    obs, mask = seen[0]
+    assert (obs == encoding.encode(h, h.actor)).all()
+    assert (mask == encoding.action_mask(h)).all()

@@ -686,8 +686,12 @@ class EquityBot(Bot):
     The opponents' model: an opponent who drew ``k`` cards at the last draw holds
     ``5 - k`` random distinct cards of eight or lower and ``k`` unknown cards, and draws by
     the standard rule; before the first draw an opponent's hand is unknown. Its equity
-    against that model (:func:`~triple_draw.analysis.equity`, ``samples`` sampled models
-    of ``trials`` trials each) is its strength.
+    (:func:`~triple_draw.analysis.equity`) is the mean over ``samples`` sampled models of
+    ``trials`` trials each: a share ``trust`` of them that model, the rest the same except
+    that an opponent who stood pat at the first draw - a pat hand from the deal, which is
+    rare (under 1% of deals are an eight-low), or a bluff - holds an unknown hand. It bets
+    and raises on its equity against the model, and calls on its equity against the
+    mixture: a player who stands pat on anything cannot bluff it off every pot.
 
     Betting, with ``e`` its equity and ``f = 1 / players left`` a fair share: facing a bet
     it raises when ``e >= raise_at * f``, calls when ``e`` covers the pot odds (a little
@@ -706,14 +710,19 @@ class EquityBot(Bot):
         seed: int | None = None,
         *,
         trials: int = 300,
-        samples: int = 3,
+        samples: int = 4,
+        trust: float = 0.5,
         bet_at: float = 1.15,
         raise_at: float = 1.3,
         position: float = 0.08,
         draw_discount: float = 0.85,
         bluff: float = 0.25,
+        draw_for: str = "eight",
         core: Any = None,
     ) -> None:
+        if draw_for not in ("eight", "equity"):
+            raise ArgumentError(f"draw_for must be 'eight' or 'equity', got {draw_for!r}")
+        self.draw_for = draw_for
         for nm, v, lo, hi in (("trials", trials, 10, 100_000), ("samples", samples, 1, 100)):
             if type(v) is not int or not lo <= v <= hi:
                 raise ArgumentError(f"{nm} must be an int {lo}..{hi}, got {v!r}")
@@ -723,11 +732,14 @@ class EquityBot(Bot):
             ("position", position),
             ("draw_discount", draw_discount),
             ("bluff", bluff),
+            ("trust", trust),
         ):
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 10:
                 raise ArgumentError(f"{nm} must be a number 0..10, got {x!r}")
-        if bluff > 1:
-            raise ArgumentError(f"bluff must be a probability 0..1, got {bluff!r}")
+        for nm, x in (("bluff", bluff), ("trust", trust)):
+            if x > 1:
+                raise ArgumentError(f"{nm} must be a probability 0..1, got {x!r}")
+        self.trust = float(trust)
         self.trials = trials
         self.samples = samples
         self.bet_at = float(bet_at)
@@ -738,21 +750,25 @@ class EquityBot(Bot):
         super().__init__(seed, core=core)
 
     def __repr__(self) -> str:
-        return f"EquityBot(trials={self.trials}, samples={self.samples})"
+        return f"EquityBot(trials={self.trials}, samples={self.samples}, trust={self.trust})"
 
     # -- the model ------------------------------------------------------------------------
 
     def _opponents(self, obs: Observation) -> list[int]:
         return [s for s in range(obs.n_players) if s != obs.seat and not obs.folded[s]]
 
-    def _model(self, obs: Observation, opps: list[int]) -> list[Any]:
-        """One sampled model of the opponents' hands (see the class docs)."""
+    def _model(self, obs: Observation, opps: list[int], honest: bool = True) -> list[Any]:
+        """One sampled model of the opponents' hands (see the class docs); ``honest=False``:
+        the hand of an opponent who stood pat at the first draw is unknown."""
         if obs.street == 0 and all(not obs.draws[s] for s in opps):
             return [None] * len(opps)
         rng = self.rng
         used = set(obs.hole)
         out: list[Any] = []
         for s in opps:
+            if not honest and obs.draws[s] and obs.draws[s][0] == 0:
+                out.append(None)
+                continue
             drawn = obs.draws[s][-1] if obs.draws[s] else 5
             kept: list[int | None] = []
             for r in rng.sample(_LOW_RANKS, 5 - drawn):
@@ -764,22 +780,25 @@ class EquityBot(Bot):
             out.append(kept + [None] * (5 - len(kept)))
         return out
 
-    def _equity(self, obs: Observation, opps: list[int], draws_left: int) -> float:
+    def _equity(self, obs: Observation, opps: list[int], draws_left: int) -> tuple[float, float]:
+        """The equity against the draw-count model and against the mixture of it with
+        unknown hands (``trust``)."""
         from triple_draw.analysis import equity
 
-        total = 0.0
+        sums = [0.0, 0.0]
         hole = list(obs.hole)
-        for _ in range(self.samples):
+        honest = max(1, round(self.trust * self.samples))
+        for i in range(self.samples):
             r = equity(
-                [hole, *self._model(obs, opps)],
+                [hole, *self._model(obs, opps, i < honest)],
                 draws_left=draws_left,
                 trials=self.trials,
                 seed=self.rng.getrandbits(63),
                 threads=1,
                 method="sample",
             )
-            total += r[0].equity
-        return total / self.samples
+            sums[i >= honest] += r[0].equity
+        return sums[0] / honest, (sums[0] + sums[1]) / self.samples
 
     def _in_position(self, obs: Observation) -> bool:
         n = obs.n_players
@@ -798,14 +817,14 @@ class EquityBot(Bot):
 
         draws_left = 3 - obs.street
         hole = list(obs.hole)
-        if draws_left >= 2:
+        if draws_left >= 2 and self.draw_for == "eight":
             if self._core.rank_ids(hole) <= self._pat8:
                 return ()
             return _target_discard(tuple(hole), draws_left, self.trials)
         else:
             model = self._model(obs, opps)[:5]
             best = best_discard(
-                hole, draws_left=1, opponents=model, trials=self.trials * self.samples,
+                hole, draws_left=draws_left, opponents=model, trials=self.trials * self.samples,
                 seed=self.rng.getrandbits(63), threads=1, method="sample",
             )[0]  # fmt: skip
         return tuple(sorted(to_ids([str(c) for c in best.discard])))
@@ -824,7 +843,7 @@ class EquityBot(Bot):
             if not opps:  # pragma: no cover - the engine asks nobody alone in the hand
                 return _call(obs) if obs.to_call > 0 else _CHECK
             draws_left = 3 - obs.street
-            e = self._equity(obs, opps, draws_left)
+            e, e_call = self._equity(obs, opps, draws_left)
             fair = 1.0 / (len(opps) + 1)
             ip = self.position if self._in_position(obs) else 0.0
             if obs.to_call > 0:
@@ -833,7 +852,7 @@ class EquityBot(Bot):
                 odds = obs.to_call / (obs.pot + obs.to_call)
                 if draws_left:
                     odds *= self.draw_discount
-                return _call(obs) if e >= odds else _FOLD
+                return _call(obs) if e_call >= odds else _FOLD
             if obs.raise_to is not None:
                 if e >= (self.bet_at - ip) * fair:
                     return _bet_or_raise(obs)

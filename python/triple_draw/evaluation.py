@@ -176,15 +176,19 @@ class MatchEntry:
         return (m - h, m + h)
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data; the interval is ``null`` with fewer than two deals."""
+        half = self.ci95_half_width
+        finite = math.isfinite(half)
         lo, hi = self.ci95
         return {
             "player": self.player,
             "bot": self.bot,
             "hands": self.hands,
             "net": self.net,
+            "deal_sq": self.deal_sq,
             "bb_per_100": self.bb_per_100,
-            "ci95": [lo, hi],
-            "ci95_half_width": self.ci95_half_width,
+            "ci95": [lo, hi] if finite else None,
+            "ci95_half_width": half if finite else None,
             "deal_std": self.deal_std,
         }
 
