@@ -694,9 +694,9 @@ class EquityBot(Bot):
     mixture: a player who stands pat on anything cannot bluff it off every pot.
 
     Betting, with ``e`` its equity and ``f = 1 / players left`` a fair share: facing a bet
-    it raises when ``e >= raise_at * f``, calls when ``e`` covers the pot odds (a little
-    less with draws to come, ``draw_discount``), and folds otherwise; unopposed it bets
-    when ``e >= bet_at * f``. In position (nobody still in the hand acts after it in the
+    it raises when ``e >= raise_at * f``, calls when ``e`` covers the pot odds (times
+    ``draw_discount`` with draws to come), and folds otherwise; unopposed it bets when
+    ``e >= bet_at * f``. In position (nobody still in the hand acts after it in the
     round) both thresholds drop by ``position``; heads-up, in position, after the last
     draw against an opponent who drew two or more cards, it bluffs with probability
     ``bluff``. Its random stream seeds the kernels, so its play is reproducible (``seed``,
@@ -712,10 +712,10 @@ class EquityBot(Bot):
         trials: int = 300,
         samples: int = 4,
         trust: float = 0.5,
-        bet_at: float = 1.15,
-        raise_at: float = 1.3,
+        bet_at: float = 1.0,
+        raise_at: float = 1.45,
         position: float = 0.08,
-        draw_discount: float = 0.85,
+        draw_discount: float = 1.0,
         bluff: float = 0.25,
         draw_for: str = "eight",
         core: Any = None,
