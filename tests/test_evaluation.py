@@ -203,10 +203,15 @@ def test_equity_bot_is_a_package_bot_and_plays_legally_in_a_ring() -> None:
 
 
 def test_equity_bot_acts_on_a_view_and_is_reproducible() -> None:
+    import copy
+    import pickle
+
     h = Hand(Rules(), [100, 100, 100], seed=3)
     a = EquityBot(seed=1).act(h.view(h.actor))
     assert a == EquityBot(seed=1).act(h.view(h.actor))
     assert a in h.legal_actions()
+    for clone in (pickle.loads(pickle.dumps(EquityBot(seed=1))), copy.deepcopy(EquityBot(seed=1))):
+        assert clone.act(h.view(h.actor)) == a
 
 
 def test_equity_bot_beats_the_calling_station() -> None:
