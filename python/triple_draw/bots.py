@@ -918,7 +918,7 @@ def parse_bot_specs(text: str, seats: int | None = None) -> list[str]:
 
 
 def make_bot(spec: str | Any, seed: int | None = None, *, core: Any = None) -> Any:
-    """A bot from a name (``"heuristic"``, ``"random"``, ``"call"``), an import path
+    """A bot from a name (``"heuristic"``, ``"random"``, ``"call"``, ``"equity"``), an import path
     ``"package.module:ClassName"`` of a bot class (a :class:`Bot` subclass, or a class
     with an ``act`` or ``decide`` method; constructed with ``seed=`` if it takes one, else
     with no arguments), or an existing bot object (returned as is). Anything that is not a

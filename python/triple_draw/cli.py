@@ -203,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         default=None,
         help="comma-separated bots, one for all seats or one per seat: heuristic, random, call, "
+        "equity, "
         "NAME*K (K seats), or module:Class naming a bot class (default: heuristic)",
     )
     s.add_argument(
