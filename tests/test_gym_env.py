@@ -221,3 +221,16 @@ def test_the_maskable_ppo_example_loop_and_its_scoreboard_glue() -> None:
     # the first legal action: fold at every bet, so it loses its blinds to the station
     e = match([ex.model_bot(FakeModel(), "fake"), "call"], hands=100, seed=1)[0]
     assert e.bot == "fake" and e.bb_per_100 == pytest.approx(-75.0)
+
+
+def test_an_opponent_with_only_decide_obs_plays_too() -> None:
+    class CheckCall:  # the other bot form: decide(obs) on an Observation
+        def decide(self, obs: Any) -> str:
+            return "call" if obs.to_call else ("check" if obs.phase == "bet" else "discard")
+
+    env = TripleDrawEnv(num_players=2, opponents=CheckCall(), seat=0)
+    env.reset(seed=1)
+    done = False
+    while not done:
+        _, _, done, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0] or 1))
+    assert env.hand is not None and env.hand.is_over

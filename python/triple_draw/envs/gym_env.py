@@ -57,7 +57,7 @@ except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
         "triple_draw.envs.gym_env needs gymnasium: pip install 'triple_draw[gymnasium]'"
     ) from e
 
-from triple_draw.bots import as_action, make_bot
+from triple_draw.bots import Observation, as_action, decide_method, make_bot
 from triple_draw.envs.encoding import N_ACTIONS, action_mask, apply, encode, observation_size
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT
@@ -196,7 +196,9 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
             if a is None or a == self.seat:
                 return
             bot = self._bot_of(a)
-            act = as_action(bot.act(hand.view(a)))
+            decide = decide_method(bot)
+            view = hand.view(a)
+            act = as_action(decide(Observation.from_view(view)) if decide else bot.act(view))
             try:
                 hand.apply(act)
             except IllegalActionError as e:
