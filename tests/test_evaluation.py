@@ -314,3 +314,17 @@ def test_policy_bot_sees_the_environments_encoding() -> None:
     obs, mask = seen[0]
     assert (obs == encoding.encode(h, h.actor)).all()
     assert (mask == encoding.action_mask(h)).all()
+
+
+def test_each_seating_is_simulates_play_on_the_same_seeds() -> None:
+    # duplicate deals: seating 0 is simulate([a, b]) and seating 1 simulate([b, a]), both
+    # with the match's seed and chunk size, so a player's net is the sum of its two seats
+    from triple_draw.simulation import simulate
+
+    kw: dict[str, Any] = {"seed": 8, "chunk_size": 70}
+    r = match(["heuristic", "random"], hands=300, **kw)
+    ab = simulate(["heuristic", "random"], hands=150, **kw)
+    ba = simulate(["random", "heuristic"], hands=150, **kw)
+    assert r[0].net == ab.seats[0].net + ba.seats[1].net
+    assert r[1].net == ab.seats[1].net + ba.seats[0].net
+    assert r[0].net != ab.seats[0].net * 2  # the seatings did differ
