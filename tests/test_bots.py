@@ -224,7 +224,7 @@ def test_illegal_bot_action_names_the_bot_and_seat() -> None:
 
 
 def test_make_bot_names_and_import_paths() -> None:
-    assert set(BOTS) == {"heuristic", "random", "call"}
+    assert set(BOTS) == {"heuristic", "random", "call", "equity"}
     assert isinstance(make_bot("Heuristic"), HeuristicBot)
     assert isinstance(make_bot("triple_draw.bots:RandomBot", seed=3), RandomBot)
     bot = RandomBot()

@@ -12,7 +12,11 @@ import triple_draw
 
 OPTIONAL = {"triple_draw.envs", "triple_draw.envs.triple_draw_v0", "triple_draw.envs.encoding"}
 #: modules that need a package of an optional extra beyond pettingzoo
-NEEDS = {"triple_draw.envs.vector": "gymnasium", "triple_draw.envs.openspiel": "pyspiel"}
+NEEDS = {
+    "triple_draw.envs.vector": "gymnasium",
+    "triple_draw.envs.gym_env": "gymnasium",
+    "triple_draw.envs.openspiel": "pyspiel",
+}
 MODULES = sorted(
     m.name
     for m in pkgutil.walk_packages(triple_draw.__path__, "triple_draw.")

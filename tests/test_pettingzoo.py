@@ -253,3 +253,20 @@ def test_wrapped_env_refuses_out_of_range_actions() -> None:
             env.step(bad)
     assert env.unwrapped.hand.to_dict() == before
     assert not any(env.terminations.values())
+
+
+@pytest.mark.parametrize("bad", [True, False, np.bool_(True), np.bool_(False), 1.0, np.float32(1)])
+def test_wrapped_env_refuses_non_integer_actions_with_the_packages_error(bad: object) -> None:
+    # step(True) used to reach PettingZoo's TerminateIllegalWrapper (a bool is an int to
+    # Discrete.contains) and index the mask with it: a NumPy "truth value is ambiguous"
+    from triple_draw.errors import IllegalActionError
+
+    env = triple_draw_v0.env(num_players=2)
+    env.reset(seed=3)
+    before = env.unwrapped.hand.to_dict()
+    with pytest.raises(IllegalActionError, match=r"bool|not in the action space"):
+        env.step(bad)
+    assert env.unwrapped.hand.to_dict() == before
+    assert not any(env.terminations.values())
+    env.step(np.int64(1))  # an integer of NumPy's is an action
+    assert env.unwrapped.hand.to_dict() != before

@@ -395,9 +395,12 @@ def _play_chunk(
     stack: int,
     mode: str,
     core: Any,
+    nets: list[tuple[int, ...]] | None = None,
 ) -> tuple[Any, ...]:
     """Play ``count`` hands on ``core`` (a core or its :func:`portable_core` name); return
-    integer tallies (see :class:`_Tally`).
+    integer tallies (see :class:`_Tally`). ``nets``: a list that gets each hand's per-seat
+    net appended, in order (:func:`triple_draw.evaluation.match` pairs the hands of its
+    duplicate deals with it).
 
     Bots with a ``decide`` method get an :class:`~triple_draw.bots.Observation` built here
     from the hand's public state, the seat's own cards and what this loop saw happen (the
@@ -566,6 +569,8 @@ def _play_chunk(
                 chips = None
         res = hand.result
         assert res is not None
+        if nets is not None:
+            nets.append(tuple(res.net))
         for s, x in enumerate(res.net):
             net[s] += x
             sq[s] += x * x

@@ -6,6 +6,15 @@
       from triple_draw.envs import triple_draw_v0
       env = triple_draw_v0.env(num_players=3)
 
+- ``triple_draw.envs.gym_env``: ``TripleDrawEnv``, a single-agent Gymnasium environment
+  (one learner seat against the package's bots), registered as
+  ``triple_draw/TripleDraw-v0`` when this package is imported with gymnasium installed
+  (extra ``triple_draw[gymnasium]``)::
+
+      import gymnasium as gym
+      import triple_draw.envs
+      env = gym.make("triple_draw/TripleDraw-v0", num_players=3, opponents="heuristic")
+
 - ``triple_draw.envs.vector``: ``TripleDrawVectorEnv``, many hands stepped together with
   numpy arrays, Gymnasium's vector-environment API (extra ``triple_draw[gymnasium]``).
 - ``triple_draw.envs.openspiel``: the OpenSpiel game ``python_triple_draw`` (extra
@@ -20,7 +29,23 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["encoding", "openspiel", "triple_draw_v0", "vector"]
+__all__ = ["encoding", "gym_env", "openspiel", "triple_draw_v0", "vector"]
+
+
+def _register() -> None:
+    """Register ``triple_draw/TripleDraw-v0`` with Gymnasium, if it is installed."""
+    try:
+        import gymnasium
+    except ModuleNotFoundError:
+        return
+    if "triple_draw/TripleDraw-v0" not in gymnasium.registry:
+        gymnasium.register(
+            id="triple_draw/TripleDraw-v0",
+            entry_point="triple_draw.envs.gym_env:TripleDrawEnv",
+        )
+
+
+_register()
 
 
 def __getattr__(name: str) -> Any:

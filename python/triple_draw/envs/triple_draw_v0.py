@@ -113,10 +113,17 @@ class _TerminateIllegal(_Forward, wrappers.TerminateIllegalWrapper):  # type: ig
 
 class _AssertOutOfBounds(_Forward, wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
     """PettingZoo's out-of-bounds check, raising the package's error: an action outside
-    ``Discrete(35)`` (or ``None`` for an agent still to act) raises
+    ``Discrete(35)``, a bool, or ``None`` for an agent still to act raises
     :class:`IllegalActionError` and changes nothing."""
 
     def step(self, action: Any) -> None:
+        if isinstance(action, (bool, np.bool_)):
+            # a bool passes Discrete.contains (it is an int) and then indexes the action
+            # mask as a boolean array: refuse it here, with the package's error
+            raise IllegalActionError(
+                f"action {action!r} of {self.agent_selection} is a bool, not an action: "
+                f"use an int 0..{N_ACTIONS - 1} (Discrete({N_ACTIONS}))"
+            )
         if not (type(action) is int and 0 <= action < N_ACTIONS):
             agent = self.agent_selection
             dead = self.terminations[agent] or self.truncations[agent]
