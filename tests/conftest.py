@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 
-from triple_draw.game import Hand
+import pytest
+
+from triple_draw import Deck
+from triple_draw.game import Hand, Rules
 
 
 def partition_ok(h: Hand) -> bool:
@@ -41,3 +44,80 @@ def play_randomly(
         hand.apply(a)
         k += 1
     return hand
+
+
+# -- a player's view of a hand with many reshuffles (the PHH tests) ----------------------
+
+
+def draw_heavy_hand(rules: Rules, n: int, seed: int) -> Hand:
+    rng = random.Random(seed)
+    h = Hand(rules, [1000] * n, button=rng.randrange(n), seed=seed)
+    return play_randomly(h, rng, draw_heavy=0.7, weight=8)
+
+
+def count_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gets an item for every replay of a choice of cards the loader tries
+    from now on."""
+    from triple_draw.phh import read
+
+    calls: list[int] = []
+    real = read.replay
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(read, "replay", counting)
+    return calls
+
+
+def spy_on_search(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The results of every run of the loader's card search from now on (its plan, or
+    ``None`` when it gave up at its bound)."""
+    from triple_draw.phh import read
+
+    searched: list[object] = []
+    search = read._search
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        searched.append(search(*args, **kwargs))
+        return searched[-1]
+
+    monkeypatch.setattr(read, "_search", spy)
+    return searched
+
+
+def reshuffling_seeds(rules: Rules, n: int, count: int = 6) -> list[int]:
+    """The first ``count`` seeds (from 1) whose heavy-drawing hand reshuffles twice or more."""
+    seeds: list[int] = []
+    seed = 1
+    while len(seeds) < count:
+        h = draw_heavy_hand(rules, n, seed)
+        if sum(e.kind == "reshuffle" for e in h.history) >= 2:
+            seeds.append(seed)
+        seed += 1
+    return seeds
+
+
+# -- running out of cards: the reshuffle example of the draw rules ----------------------
+
+
+def reshuffle_example(rules: Rules, seed: int = 99):
+    """Eight seats (option: up to 8): A=0 SB, B=1 BB, C=2; seats 3-7 fold before the draw.
+    Draw 1: A, B, C throw 3, 3, 2, leaving 4 cards in the stub. Draw 2: A, B, C throw
+    3, 2, 1. Returns the hand before draw 2 and the stacked order."""
+    order = list(range(52))
+    random.Random(3).shuffle(order)
+    h = Hand(rules.replace(max_players=8), [100] * 8, button=7, deck=Deck.stacked(order, seed=seed))
+    h.check_or_call()  # C
+    for _ in range(5):
+        h.fold()
+    h.check_or_call()  # A completes
+    h.check_or_call()  # B checks
+    for s, k in ((0, 3), (1, 3), (2, 2)):
+        assert h.actor == s
+        h.discard(h.hole_ids(s)[:k])
+    while h.phase == "bet":
+        h.check_or_call()
+    assert h.in_draw and len(h._deck) == 4
+    return h, order

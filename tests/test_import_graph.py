@@ -99,3 +99,17 @@ def test_the_cli_and_the_hand_documents_have_no_cycle_even_inside_functions() ->
         ab = b in _imports(mods[a], a, known, top_only=False)
         ba = a in _imports(mods[b], b, known, top_only=False)
         assert not (ab and ba), f"{a} and {b} import each other"
+
+
+def test_test_modules_do_not_import_each_other() -> None:
+    """Shared test helpers live in conftest.py (and server_util.py), never in a test
+    module another one imports: each test file runs alone, in any order or worker."""
+    tests = Path(__file__).resolve().parent
+    names = {p.stem for p in tests.glob("test_*.py")}
+    for p in sorted(tests.glob("test_*.py")):
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "") in names:
+                raise AssertionError(f"{p.name} imports the test module {node.module}")
+            if isinstance(node, ast.Import):
+                bad = [a.name for a in node.names if a.name in names]
+                assert not bad, f"{p.name} imports the test module {bad[0]}"

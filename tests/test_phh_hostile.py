@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime
 import io
-import random
 import re
 import sys
 
@@ -17,7 +16,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     tomllib = pytest.importorskip("tomli")
 
-from conftest import play_randomly
+from conftest import count_replays, draw_heavy_hand, reshuffling_seeds, spy_on_search
 
 from triple_draw import phh
 from triple_draw.errors import ArgumentError, HistoryError, TripleDrawError
@@ -225,56 +224,6 @@ def test_every_error_of_the_writer_is_a_triple_draw_error(hand: Hand) -> None:
 
 
 # -- a player's view of a hand with many reshuffles loads back -----------------------------------
-
-
-def draw_heavy_hand(rules: Rules, n: int, seed: int) -> Hand:
-    rng = random.Random(seed)
-    h = Hand(rules, [1000] * n, button=rng.randrange(n), seed=seed)
-    return play_randomly(h, rng, draw_heavy=0.7, weight=8)
-
-
-def count_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A list that gets an item for every replay of a choice of cards the loader tries
-    from now on."""
-    from triple_draw.phh import read
-
-    calls: list[int] = []
-    real = read.replay
-
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(read, "replay", counting)
-    return calls
-
-
-def spy_on_search(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """The results of every run of the loader's card search from now on (its plan, or
-    ``None`` when it gave up at its bound)."""
-    from triple_draw.phh import read
-
-    searched: list[object] = []
-    search = read._search
-
-    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
-        searched.append(search(*args, **kwargs))
-        return searched[-1]
-
-    monkeypatch.setattr(read, "_search", spy)
-    return searched
-
-
-def reshuffling_seeds(rules: Rules, n: int, count: int = 6) -> list[int]:
-    """The first ``count`` seeds (from 1) whose heavy-drawing hand reshuffles twice or more."""
-    seeds: list[int] = []
-    seed = 1
-    while len(seeds) < count:
-        h = draw_heavy_hand(rules, n, seed)
-        if sum(e.kind == "reshuffle" for e in h.history) >= 2:
-            seeds.append(seed)
-        seed += 1
-    return seeds
 
 
 VIEW_CASES = [

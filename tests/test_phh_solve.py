@@ -13,7 +13,7 @@ import re
 from collections import Counter
 
 import pytest
-from test_phh_hostile import count_replays, draw_heavy_hand, reshuffling_seeds, spy_on_search
+from conftest import count_replays, draw_heavy_hand, reshuffling_seeds, spy_on_search
 
 from triple_draw import phh
 from triple_draw.errors import HistoryError

@@ -137,7 +137,7 @@ def test_burned_cards_join_the_reshuffle_pool(procedure: str) -> None:
 
 def pokerkit_example(procedure: str) -> tuple[Hand, list[int]]:
     """The rules' worked example (A, B, C draw 3, 2, 1 with 4 cards left in the stub)."""
-    from test_rules_draw import reshuffle_example
+    from conftest import reshuffle_example
 
     return reshuffle_example(Rules(reshuffle="pokerkit", draw_procedure=procedure))
 
@@ -178,7 +178,7 @@ def test_reshuffle_pokerkit_may_give_a_player_his_own_discard_of_this_draw() -> 
     h.discard(b_throw, receive=[stub_last, b_throw[0]])
     h.discard(h.hole_ids(2)[:1])
     assert b_throw[0] in h.hole_ids(1)
-    from test_rules_draw import reshuffle_example
+    from conftest import reshuffle_example
 
     live, _ = reshuffle_example(Rules())
     live.discard(live.hole_ids(0)[:3])

@@ -11,7 +11,7 @@ import pytest
 
 from triple_draw import Deck, IllegalActionError, SchemaError
 from triple_draw.game import Hand, Rules
-from conftest import partition_ok, to_draw
+from conftest import partition_ok, reshuffle_example, to_draw
 
 R = Rules()
 
@@ -139,27 +139,6 @@ def test_number_drawn_is_public_cards_private():
 
 
 # -- running out of cards: the reshuffle example (draws of 3, 2, 1 from a stub of 4) -------
-
-
-def reshuffle_example(rules: Rules, seed: int = 99):
-    """Eight seats (option: up to 8): A=0 SB, B=1 BB, C=2; seats 3-7 fold before the draw.
-    Draw 1: A, B, C throw 3, 3, 2, leaving 4 cards in the stub. Draw 2: A, B, C throw
-    3, 2, 1. Returns the hand before draw 2 and the stacked order."""
-    order = list(range(52))
-    random.Random(3).shuffle(order)
-    h = Hand(rules.replace(max_players=8), [100] * 8, button=7, deck=Deck.stacked(order, seed=seed))
-    h.check_or_call()  # C
-    for _ in range(5):
-        h.fold()
-    h.check_or_call()  # A completes
-    h.check_or_call()  # B checks
-    for s, k in ((0, 3), (1, 3), (2, 2)):
-        assert h.actor == s
-        h.discard(h.hole_ids(s)[:k])
-    while h.phase == "bet":
-        h.check_or_call()
-    assert h.in_draw and len(h._deck) == 4
-    return h, order
 
 
 @pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
