@@ -775,11 +775,18 @@ def _product(values: Iterable[int]) -> int:
 
 
 def _target_top(target: str) -> int:
-    as_rank(target)  # checks it
+    """The rank index of the target's top card; ReviewError for anything but a low."""
+    bad = ReviewError(f"target must be a low like '8' or '9-7', got {target!r}")
+    if not isinstance(target, str):
+        raise bad
     t = target.strip().upper().removesuffix("LOW").strip().split("-")[0]
     t = "T" if t == "10" else t
     if len(t) != 1 or t not in _RANKS:
-        raise ReviewError(f"target must be a low like '8' or '9-7', got {target!r}")
+        raise bad
+    try:
+        as_rank(target)
+    except AnalysisError:
+        raise bad from None
     return _RANKS.index(t)
 
 
@@ -812,6 +819,7 @@ def review(
     if not isinstance(hero, str) or not hero.strip():
         raise ReviewError("hero: give a player's name")
     _pool(threads)
+    _target_top(target)
     records, refused = load_hands(files)
     return review_hands(
         records,
