@@ -354,3 +354,11 @@ def test_html_report_is_one_self_contained_file(
     assert "<script" not in text and "<link" not in text and 'src="' not in text
     assert "ignores the betting" in text and "Review of hero" in text
     assert "draw 1" in text
+
+
+def test_progress_bar_on_stderr(six_max: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    review([six_max], "hero", trials=100, progress=True, reference=False)
+    err = capsys.readouterr().err
+    assert "review: draws" in err and "review: showdowns" in err
+    review([six_max], "hero", trials=100, progress=False, reference=False)
+    assert capsys.readouterr().err == ""
