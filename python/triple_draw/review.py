@@ -308,7 +308,8 @@ class Review:
 
     def measure(self) -> str:
         return (
-            f"probability of finishing with a {self.target}-low or better after the draws "
+            f"probability of finishing with {_article(self.target)} {self.target}-low or better "
+            "after the draws "
             "left, later draws by the standard rule (keep eights, stand pat on an 8-low); "
             "it ignores the betting, the pot and the opponents' hands"
         )
@@ -362,7 +363,8 @@ class Review:
         t = d["totals"]
         missing = t["hands_without_cards"]
         out = [
-            f"Review of {self.hero}: {t['hands']} hands, net {t['net_big_bets']:+.2f} big bets"
+            f"Review of {self.hero}: {t['hands']} hand{'' if t['hands'] == 1 else 's'}, net "
+            f"{t['net_big_bets']:+.2f} big bets"
             + (f" ({missing} more without his cards)" if missing else ""),
             f"Draws judged by: {self.measure()}.",
             f"One draw left: exact; two or three: sampled, {self.trials} trials a choice.",
@@ -434,6 +436,10 @@ class Review:
             if len(self.showdowns) > COSTLIEST:
                 out.append(f"  ... {len(self.showdowns) - COSTLIEST} more (--json lists them all)")
         return out
+
+
+def _article(target: str) -> str:
+    return "an" if target.strip()[:1].upper() in ("8", "A") else "a"
 
 
 def _pcts(v: Sequence[float]) -> str:
