@@ -388,6 +388,9 @@ def build_parser() -> argparse.ArgumentParser:
     from triple_draw.server.cli import add_serve_parser
 
     add_serve_parser(sub)
+    from triple_draw.server.replay_cli import add_replay_parser
+
+    add_replay_parser(sub)
     return p
 
 
