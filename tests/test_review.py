@@ -362,3 +362,27 @@ def test_progress_bar_on_stderr(six_max: Path, capsys: pytest.CaptureFixture[str
     assert "review: draws" in err and "review: showdowns" in err
     review([six_max], "hero", trials=100, progress=False, reference=False)
     assert capsys.readouterr().err == ""
+
+
+def test_phh_files_review_as_the_site_files(tmp_path: Path) -> None:
+    """The same hands as PHH (a .phh of one, a .phhs of all: the names from the
+    ``players`` field, in the PHH order) give the same decisions as the site's file."""
+    from triple_draw import phh
+
+    path = DATA / "pokerstars" / "cash.txt"
+    site = review([path], "hero", trials=200, reference=False)
+    hands = histories.load(path).hands
+    one = tmp_path / "one.phh"
+    one.write_text(hands[0].to_phh(), encoding="utf-8")
+    many = tmp_path / "all.phhs"
+    many.write_text(
+        "".join(phh.iter_dumps_all((h.hand, h.phh_fields()) for h in hands)), encoding="utf-8"
+    )
+    for files, n in (([one], 1), ([many], len(hands))):
+        r = review(files, "hero", trials=200, reference=False)
+        assert len(r.hands) == n
+        key = [(d.draw, d.cards, d.discarded, d.best, d.cost) for d in r.decisions]
+        want = [(d.draw, d.cards, d.discarded, d.best, d.cost) for d in site.decisions]
+        assert key == want[: len(key)] and key
+        assert [h.position for h in r.hands] == [h.position for h in site.hands[:n]]
+        assert [h.net_big_bets for h in r.hands] == [h.net_big_bets for h in site.hands[:n]]
