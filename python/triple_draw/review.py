@@ -40,12 +40,12 @@ import os
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from triple_draw.analysis import Strategy, as_rank, best_discard, equity
+from triple_draw.analysis import Strategy, as_rank, best_discard, draw_odds, equity
 from triple_draw.errors import AnalysisError, TripleDrawError
 from triple_draw.game.cards import CARD_TEXT
 
@@ -57,6 +57,7 @@ __all__ = [
     "HandReview",
     "Review",
     "ReviewError",
+    "finishes",
     "load_hands",
     "position_name",
     "reference_frequencies",
@@ -153,6 +154,9 @@ class Decision:
     exact: bool
     #: outcomes enumerated (exact) or trials run per choice (sampled)
     outcomes: int
+    #: for the costliest decisions (:meth:`Review.costliest`): the distribution of the
+    #: final hand with his discard and with the best one (:func:`finishes`)
+    finishes: dict[str, dict[str, float]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -173,6 +177,7 @@ class Decision:
             "cost": self.cost,
             "exact": self.exact,
             "outcomes": self.outcomes,
+            "finishes": self.finishes,
         }
 
 
@@ -301,6 +306,8 @@ class Review:
         return rows
 
     def costliest(self, n: int = COSTLIEST) -> list[Decision]:
+        """The ``n`` draws that cost most (those that cost something), each with the
+        distribution of his finishes and the best choice's (:func:`finishes`)."""
         return sorted(
             (d for d in self.decisions if d.cost > 0),
             key=lambda d: (-d.cost, d.hand_id, d.draw),
@@ -723,8 +730,6 @@ def _one_draw(hand: list[int], dead: list[int], discard: list[int], target: str)
     from fractions import Fraction
     from math import comb
 
-    from triple_draw.analysis import draw_odds
-
     top = _target_top(target)
     rank = as_rank(target)
     known = set(hand) | set(dead)
@@ -914,6 +919,19 @@ def review_hands(
     out.analyses = len(jobs)
     for p, (full, mapping) in zip(pending, keyed, strict=True):
         out.decisions.append(_decision(p, results[full], mapping))
+    worst = {id(d) for d in out.costliest()}
+    out.decisions = [
+        replace(
+            d,
+            finishes={
+                "choice": finishes(d.cards, d.discarded, d.draws_left, d.dead, trials, seed),
+                "best": finishes(d.cards, d.best, d.draws_left, d.dead, trials, seed),
+            },
+        )
+        if id(d) in worst
+        else d
+        for d in out.decisions
+    ]
     sd_jobs = {i: (s,) for i, s in enumerate(showdowns)}
     sd_results = _run_jobs(
         sd_jobs,
@@ -958,6 +976,33 @@ def _run_jobs(
         if bar is not None:
             bar.close()
     return results
+
+
+def finishes(
+    cards: Sequence[str],
+    discard: Sequence[str],
+    draws_left: int,
+    dead: Sequence[str],
+    trials: int = DEFAULT_TRIALS,
+    seed: int = 0,
+) -> dict[str, float]:
+    """How a discard finishes (:func:`~triple_draw.analysis.draw_odds`, the later draws
+    by the standard rule): the probability of a 7-, 8- and 9-low or better, and of each
+    category (no pair, one pair, ...). Exact for one draw, sampled with ``trials``
+    otherwise."""
+    odds = draw_odds(
+        list(cards),
+        list(discard),
+        draws=draws_left,
+        dead=list(dead),
+        method="exact" if draws_left == 1 else "sample",
+        trials=trials,
+        seed=seed,
+        threads=1,
+    )
+    out = {f"{low}-low or better": round(odds.p_at_most(low), 6) for low in ("7", "8", "9")}
+    out.update({k: round(v, 6) for k, v in odds.categories.items()})
+    return out
 
 
 def _decision(p: _Pending, rows: _Rows, mapping: dict[int, int]) -> Decision:
