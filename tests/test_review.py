@@ -315,6 +315,7 @@ def test_cli_text_names_the_measure(capsys: pytest.CaptureFixture[str]) -> None:
         (["--hero", "hero", "--threads", "many"], "--threads"),
         (["--hero", " "], "--hero"),
         (["--hero", "hero", "--target", "K9"], "target"),
+        (["--hero", "hero", "--html", "/nonexistent/dir/r.html"], "--html"),
     ],
 )
 def test_cli_errors_are_one_line_and_status_2(

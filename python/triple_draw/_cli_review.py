@@ -69,6 +69,8 @@ def review_command(args: argparse.Namespace) -> int:
         html = Path(args.html)
         if html.is_dir():
             raise UsageError(f"--html {args.html}: is a directory")
+        if not html.resolve().parent.is_dir():
+            raise UsageError(f"--html {args.html}: no directory {str(html.parent)!r}")
         from triple_draw._review_html import require_plotting
 
         require_plotting()
@@ -84,7 +86,10 @@ def review_command(args: argparse.Namespace) -> int:
     if html is not None:
         from triple_draw._review_html import write_html
 
-        write_html(result, html)
+        try:
+            write_html(result, html)
+        except OSError as e:
+            raise UsageError(f"--html {args.html}: cannot be written ({e.strerror or e})") from None
     if args.json:
         sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")
     else:
