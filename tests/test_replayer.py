@@ -76,6 +76,16 @@ def test_routes_refuse_what_is_not_a_record() -> None:
     r = client.post("/api/replay", content=utf16)
     assert r.status_code == 200 and r.json()["hands"][0]["site"] == "fulltilt"
     assert client.get("/replay").status_code == 200
+    # a PHH text: the names from its players field, the viewer's verdicts
+    (h, *_) = histories.load(DATA / "pokerstars" / "cash.txt").hands
+    r = client.post("/api/replay", content=h.to_phh().encode())
+    assert r.status_code == 200, r.text
+    doc = r.json()["hands"][0]
+    assert doc["site"] == "phh" and doc["players"] == list(h.players)
+    assert doc["players"][doc["viewer"]] == "hero"
+    assert [f["seats"][doc["viewer"]]["stack"] for f in doc["frames"]][-1] == h.hand.stacks[
+        h.hero_seat
+    ]
 
 
 # ----------------------------------------------------------------------------- Chromium
@@ -217,6 +227,22 @@ def test_serve_has_the_replayer_and_takes_an_upload(browser: Any, tmp_path: Path
         page.set_input_files("#file-input", str(path))
         page.wait_for_selector("#hand-select option", state="attached")
         _check_end(page, path)
+        # "My hands": the token goes in the Authorization header of /api/history, and
+        # the seat's hands come back (here a stand-in answer) and are replayed
+        stars = DATA / "pokerstars" / "cash.txt"
+        (h, *_) = histories.load(stars).hands
+        seen: list[str] = []
+
+        def history(route: Any) -> None:
+            seen.append(route.request.headers.get("authorization", ""))
+            route.fulfill(status=200, body=h.to_phh(), content_type="text/plain")
+
+        page.route("**/api/history?format=phh", history)
+        page.fill("#token-input", "t" * 43)
+        page.click("#mine-btn")
+        page.wait_for_selector("#hand-select option >> text=phh", state="attached")
+        assert seen == ["Bearer " + "t" * 43]
+        _check_end(page, stars)
         ctx.close()
     finally:
         proc.kill()

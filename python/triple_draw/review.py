@@ -59,6 +59,7 @@ __all__ = [
     "ReviewError",
     "finishes",
     "load_hands",
+    "phh_records",
     "position_name",
     "reference_frequencies",
     "review",
@@ -508,12 +509,19 @@ def load_hands(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[_Record], 
 
 
 def _load_phh(path: Path) -> list[_Record]:
-    from triple_draw import phh
     from triple_draw.histories._text import check_path
-    from triple_draw.phh.base import parse_toml
 
     check_path(path)
-    text = path.read_text(encoding="utf-8")
+    return phh_records(path.read_text(encoding="utf-8"), path.name)
+
+
+def phh_records(text: str, label: str = "phh") -> list[_Record]:
+    """The hands of a PHH text (one hand, or a ``.phhs`` of many), each with the players'
+    names of its ``players`` field (in PHH order: mapped to the hand's seats by its
+    ``seats`` field) and its hand number (``label:k`` when it has none)."""
+    from triple_draw import phh
+    from triple_draw.phh.base import parse_toml
+
     data = parse_toml(text)
     tables = [data] if "variant" in data else [t for t in data.values() if isinstance(t, dict)]
     hands = phh.loads_all(text)
@@ -527,7 +535,7 @@ def _load_phh(path: Path) -> list[_Record]:
         if isinstance(seats, list) and len(seats) == h.n_players:
             order = sorted(range(h.n_players), key=lambda j: seats[j])
             names = [names[j] for j in order]
-        hand_id = str(t.get("hand", t.get("_site_hand", f"{path.name}:{i + 1}")))
+        hand_id = str(t.get("hand", t.get("_site_hand", f"{label}:{i + 1}")))
         out.append(_Record("phh", hand_id, tuple(str(n) for n in names), h))
     return out
 

@@ -167,23 +167,14 @@ def replay_document(source: str | bytes) -> dict[str, Any]:
     Raises :class:`~triple_draw.errors.TripleDrawError` naming the problem when the text
     holds no hand that can be replayed."""
     from triple_draw.histories._text import read_source
-    from triple_draw.review import _Record, review_hands
+    from triple_draw.review import _Record, phh_records, review_hands
 
     text = source if isinstance(source, str) else read_source(source)[0]
     records: list[Any] = []
     refused = 0
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith(("[", "variant", "#")) or "variant =" in text[:2000]:
-        from triple_draw import phh
-        from triple_draw.phh.base import parse_toml
-
-        data = parse_toml(text)
-        tables = [data] if "variant" in data else [t for t in data.values() if isinstance(t, dict)]
-        for i, (t, h) in enumerate(zip(tables, phh.loads_all(text), strict=True)):
-            names = t.get("players")
-            if not isinstance(names, list) or len(names) != h.n_players:
-                names = [f"Seat {j + 1}" for j in range(h.n_players)]
-            records.append(_Record("phh", str(t.get("hand", i + 1)), tuple(map(str, names)), h))
+        records = phh_records(text)
     else:
         from triple_draw import histories
 
