@@ -96,7 +96,8 @@ def _plots(r: Review) -> dict[str, str]:
         ax.set_ylim(0, 1)
         ax.set_title(f"draw {d}")
     axes_list[0].set_ylabel("share of his draws")
-    axes_list[-1].legend(fontsize=7, loc="upper right")
+    handles, names = axes_list[0].get_legend_handles_labels()
+    fig.legend(handles, names, fontsize=8, loc="lower center", ncol=6, bbox_to_anchor=(0.5, -0.06))
     fig.suptitle(
         "Draw frequencies by position (black: the reference bots' pat share, "
         "dashed: pat or one card)",
