@@ -4,6 +4,7 @@ schema, the HTML report, the errors of the command line."""
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import random
@@ -398,3 +399,22 @@ def test_phh_files_review_as_the_site_files(tmp_path: Path) -> None:
         assert key == want[: len(key)] and key
         assert [h.position for h in r.hands] == [h.position for h in site.hands[:n]]
         assert [h.net_big_bets for h in r.hands] == [h.net_big_bets for h in site.hands[:n]]
+
+
+@pytest.mark.parametrize(
+    "path", sorted(DATA.glob("*/*.txt")), ids=lambda p: f"{p.parent.name}/{p.name}"
+)
+def test_every_site_record_reviews_for_its_viewer(path: Path) -> None:
+    """Each test record of the three sites reviews for the player whose cards it shows:
+    one reviewed hand per hand of his, each of his draws judged, the schema followed."""
+    hands = [h for h in histories.load(path).hands if h.hero]
+    hero = hands[0].hero
+    assert hero is not None
+    r = review([path], hero, trials=200, reference=False)
+    mine = [h for h in hands if h.hero == hero]
+    assert len(r.hands) == len(mine)
+    assert len(r.decisions) == sum(len(h.hand.draws(h.hero_seat)) for h in mine)
+    for d in r.decisions:
+        assert 0 <= d.score <= d.best_score <= 1 and d.cost >= 0
+    if importlib.util.find_spec("jsonschema"):
+        validate_review(r.to_dict())
