@@ -575,15 +575,16 @@ def _walk(rec: _Record, seat: int) -> tuple[list[_Pending], _PendingShowdown | N
     held: list[int] | None = None
     folded = [False] * n
     draws: list[list[int]] = [[] for _ in range(n)]
-    # the stub count, and the hero's discards not (yet) gathered back by a reshuffle
-    stub = 52 - 5 * n
-    out_of_play = 0  # cards a served-discards reshuffle can gather
-    gone: list[int] = []  # his discards that can never come back to him
+    # his discards that cannot come back to him: all of them under PokerStars' rule; under
+    # the others, those thrown since the last reshuffle the record shows (a reshuffle
+    # gathers his earlier discards into the new stub)
+    gone: list[int] = []
     pending: list[_Pending] = []
     before: list[tuple[int, list[int], list[int] | None, list[int]]] = []
     shown: dict[int, list[int]] = {}
     draw_no = -1
     mine: list[int] = []
+    waiting: _Pending | None = None  # his decision until he is served
     pokerstars = rules.reshuffle == "pokerstars"
     for e in hand.history:
         k = e.kind
@@ -595,17 +596,12 @@ def _walk(rec: _Record, seat: int) -> tuple[list[_Pending], _PendingShowdown | N
             draw_no = e.amount
         elif k == "fold":
             folded[e.seat] = True
-            out_of_play += 5
+        elif k == "reshuffle" and not pokerstars:
+            gone = []
+            if waiting is not None:  # before he was served: his draw could take them
+                waiting.dead.clear()
         elif k == "discard":
-            count = len(e.cards)
-            draws[e.seat].append(count)
-            if count > stub:  # a reshuffle before this player is served
-                if not pokerstars:  # his discards so far may come back to him
-                    gone = []
-                stub += out_of_play
-                out_of_play = 0
-            stub -= count
-            out_of_play += count
+            draws[e.seat].append(len(e.cards))
             if e.seat == seat:
                 assert held is not None
                 thrown = _ids(e.cards)
@@ -615,11 +611,12 @@ def _walk(rec: _Record, seat: int) -> tuple[list[_Pending], _PendingShowdown | N
                     (positions[s], tuple(draws[s])) for s in range(n) if s != seat and not folded[s]
                 )
                 dead = [c for c in gone if c not in held]
-                pending.append(
-                    _Pending(rec, draw_no + 1, positions[seat], list(held), thrown, dead, opp)
-                )
-                before.append((3 - draw_no, list(held), thrown, dead))
+                waiting = _Pending(rec, draw_no + 1, positions[seat], list(held), thrown, dead, opp)
+                pending.append(waiting)
+                before.append((3 - draw_no, list(held), thrown, waiting.dead))
                 mine = thrown
+                if not thrown:
+                    waiting = None
         elif k == "draw" and e.seat == seat:
             got = _ids(e.cards)
             if got is None or held is None:
@@ -627,6 +624,7 @@ def _walk(rec: _Record, seat: int) -> tuple[list[_Pending], _PendingShowdown | N
             held = [c for c in held if c not in mine] + got
             gone += mine
             mine = []
+            waiting = None
         elif k == "show" and e.seat is not None:
             ids = _ids(e.cards)
             if ids is not None:
