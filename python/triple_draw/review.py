@@ -16,9 +16,10 @@ bluff, may be right at the table and still cost here.
 
 **What he knew.** His five cards before the draw; the draws left; his own earlier
 discards, dead (they cannot come back to him) under PokerStars' reshuffle and, under the
-other reshuffle rules, until the record's card counts show a reshuffle that may have
-returned them to the stub; the cards the opponents drew so far (reported with each
-decision; the others' unknown cards do not change the odds of the cards he draws).
+other reshuffle rules, until a reshuffle of the replay (``Hand.history``) gathers them
+back into the stub, one made before he is served included; the cards the opponents drew
+so far (reported with each decision; the others' unknown cards do not change the odds of
+the cards he draws).
 
 **Exact or sampled.** One draw left: every replacement set is enumerated (exact). Two or
 three draws left: each of the 32 choices is sampled with ``trials`` trials on the same
