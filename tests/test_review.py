@@ -336,6 +336,14 @@ def test_a_file_without_hands_of_the_hero(
     assert code == 2 and "no hand of 'hero'" in err and "winamax" in err
     with pytest.raises(ReviewError, match="no hand of 'hero'"):
         review([other], "hero")
+    # among many players, the names closest to the one given
+    records, _ = load_hands([DATA / "pokerstars" / "cash.txt"])
+    many = [
+        _Record(r.site, r.hand_id, (*r.players[:-1], f"x{i}"), r.hand)
+        for i, r in enumerate(records * 7)
+    ]
+    with pytest.raises(ReviewError, match="did you mean 'hero'"):
+        review_hands(many, "herro", reference=False)
     missing = tmp_path / "missing.txt"
     code = main(["review", str(missing), "--hero", "hero", "--no-progress"])
     assert code == 2 and "missing.txt" in capsys.readouterr().err

@@ -875,7 +875,13 @@ def review_hands(
     where = ", ".join(files) if files else "the records"
     if not mine:
         names = sorted({p for r in records for p in r.players})
-        known = f" (players: {', '.join(names)})" if 0 < len(names) <= 12 else ""
+        if 0 < len(names) <= 12:
+            known = f" (players: {', '.join(names)})"
+        else:
+            from difflib import get_close_matches
+
+            close = get_close_matches(hero, names, n=3)
+            known = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
         raise ReviewError(f"no hand of {hero!r} in {where}{known}")
     out = Review(hero=hero, target=target, trials=trials, refused=refused, files=list(files))
     pending: list[_Pending] = []
