@@ -55,6 +55,7 @@ __all__ = [
     "DEFAULT_TRIALS",
     "Decision",
     "Showdown",
+    "StreetEquity",
     "HandReview",
     "Review",
     "ReviewError",
