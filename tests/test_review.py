@@ -380,7 +380,7 @@ def test_html_report_is_one_self_contained_file(
 def test_progress_bar_on_stderr(six_max: Path, capsys: pytest.CaptureFixture[str]) -> None:
     review([six_max], "hero", trials=100, progress=True, reference=False)
     err = capsys.readouterr().err
-    assert "review: draws" in err and "review: showdowns" in err
+    assert "review: reading" in err and "review: draws" in err and "review: showdowns" in err
     review([six_max], "hero", trials=100, progress=False, reference=False)
     assert capsys.readouterr().err == ""
 

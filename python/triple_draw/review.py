@@ -39,7 +39,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -60,6 +60,7 @@ __all__ = [
     "Review",
     "ReviewError",
     "finishes",
+    "iter_records",
     "load_hands",
     "phh_records",
     "position_name",
@@ -493,21 +494,30 @@ class _Record:
 def load_hands(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[_Record], int]:
     """Every hand of the files (site hand histories; PHH ``.phh`` / ``.phhs`` files, the
     names from their ``players`` field), and the number of refused site hands."""
+    counts = {"refused": 0}
+    out = list(iter_records(paths, counts))
+    return out, counts["refused"]
+
+
+def iter_records(
+    paths: Sequence[str | os.PathLike[str]], counts: dict[str, int] | None = None
+) -> Iterator[_Record]:
+    """The hands of :func:`load_hands` one at a time (a site file is read as a stream);
+    ``counts["refused"]`` counts the refused site hands."""
     from triple_draw import histories
 
-    out: list[_Record] = []
-    refused = 0
+    counts = counts if counts is not None else {}
+    counts.setdefault("refused", 0)
     for p in paths:
         path = Path(p)
         if path.suffix.lower() in (".phh", ".phhs"):
-            out += _load_phh(path)
+            yield from _load_phh(path)
             continue
         for item in histories.iter_load(path):
             if isinstance(item, histories.SiteHand):
-                out.append(_Record(item.site, item.hand_id, item.players, item.hand))
+                yield _Record(item.site, item.hand_id, item.players, item.hand)
             elif isinstance(item, histories.Refused):
-                refused += 1
-    return out, refused
+                counts["refused"] += 1
 
 
 def _load_phh(path: Path) -> list[_Record]:
@@ -547,9 +557,10 @@ def phh_records(text: str, label: str = "phh") -> list[_Record]:
 
 @dataclass
 class _Pending:
-    """A decision waiting for its analysis."""
+    """A decision waiting for its analysis (the hand itself is not kept)."""
 
-    record: _Record
+    hand_id: str
+    site: str
     draw: int
     position: str
     hand: list[int]
@@ -560,7 +571,7 @@ class _Pending:
 
 @dataclass
 class _PendingShowdown:
-    record: _Record
+    hand_id: str
     against: list[list[int]]
     #: (draws_left, hand, discard or None at the end, dead)
     streets: list[tuple[int, list[int], list[int] | None, list[int]]]
@@ -613,7 +624,16 @@ def _walk(rec: _Record, seat: int) -> tuple[list[_Pending], _PendingShowdown | N
                     (positions[s], tuple(draws[s])) for s in range(n) if s != seat and not folded[s]
                 )
                 dead = [c for c in gone if c not in held]
-                waiting = _Pending(rec, draw_no + 1, positions[seat], list(held), thrown, dead, opp)
+                waiting = _Pending(
+                    rec.hand_id,
+                    rec.site,
+                    draw_no + 1,
+                    positions[seat],
+                    list(held),
+                    thrown,
+                    dead,
+                    opp,
+                )
                 pending.append(waiting)
                 before.append((3 - draw_no, list(held), thrown, waiting.dead))
                 mine = thrown
@@ -639,7 +659,7 @@ def _walk(rec: _Record, seat: int) -> tuple[list[_Pending], _PendingShowdown | N
     if against and not folded[seat]:
         final_dead = [c for c in gone if c not in held]
         before.append((0, list(held), None, final_dead))
-        sd = _PendingShowdown(rec, against, before, net)
+        sd = _PendingShowdown(rec.hand_id, against, before, net)
     return pending, sd
 
 
@@ -839,23 +859,24 @@ def review(
         raise ReviewError("hero: give a player's name")
     _pool(threads)
     _target_top(target)
-    records, refused = load_hands(files)
-    return review_hands(
-        records,
+    counts = {"refused": 0}
+    out = review_hands(
+        iter_records(files, counts),
         hero,
         target=target,
         trials=trials,
         seed=seed,
         threads=threads,
         progress=progress,
-        refused=refused,
         reference=reference,
         files=[str(f) for f in files],
     )
+    out.refused = counts["refused"]
+    return out
 
 
 def review_hands(
-    records: Sequence[_Record],
+    records: Iterable[_Record],
     hero: str,
     *,
     target: str = "8",
@@ -867,15 +888,56 @@ def review_hands(
     reference: bool = True,
     files: Sequence[str] = (),
 ) -> Review:
-    """:func:`review` of records already read (:func:`load_hands`)."""
+    """:func:`review` of records already read (:func:`load_hands`, or a stream of
+    :func:`iter_records`: each hand is walked as it comes and not kept)."""
     workers = _pool(threads)
     top = max(_target_top(target), _RULE_TOP)
     if isinstance(trials, bool) or not isinstance(trials, int) or not 1 <= trials <= 10**7:
         raise ReviewError(f"trials must be 1 to 10,000,000, got {trials!r}")
-    mine = [r for r in records if hero in r.players]
     where = ", ".join(files) if files else "the records"
+    out = Review(hero=hero, target=target, trials=trials, refused=refused, files=list(files))
+    pending: list[_Pending] = []
+    showdowns: list[_PendingShowdown] = []
+    everyone: set[str] = set()
+    mine = 0
+    bar: Any = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(desc="review: reading", unit="hand", leave=False)
+    try:
+        for rec in records:
+            if bar is not None:
+                bar.update(1)
+            if hero not in rec.players:
+                everyone.update(rec.players)
+                continue
+            mine += 1
+            seat = rec.players.index(hero)
+            walked = _walk(rec, seat)
+            if walked is None:
+                out.hands_without_cards += 1
+                continue
+            decisions, sd = walked
+            pending += decisions
+            if sd is not None:
+                showdowns.append(sd)
+            hand = rec.hand
+            out.hands.append(
+                HandReview(
+                    hand_id=rec.hand_id,
+                    site=rec.site,
+                    position=_position(hand, seat),
+                    opponents=hand.n_players - 1,
+                    net_big_bets=hand.result.net[seat] / hand.rules.big_bet,
+                    draws=tuple(hand.draws(seat)),
+                )
+            )
+    finally:
+        if bar is not None:
+            bar.close()
     if not mine:
-        names = sorted({p for r in records for p in r.players})
+        names = sorted(everyone)
         if 0 < len(names) <= 12:
             known = f" (players: {', '.join(names)})"
         else:
@@ -884,32 +946,8 @@ def review_hands(
             close = get_close_matches(hero, names, n=3)
             known = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
         raise ReviewError(f"no hand of {hero!r} in {where}{known}")
-    out = Review(hero=hero, target=target, trials=trials, refused=refused, files=list(files))
-    pending: list[_Pending] = []
-    showdowns: list[_PendingShowdown] = []
-    for rec in mine:
-        seat = rec.players.index(hero)
-        walked = _walk(rec, seat)
-        if walked is None:
-            out.hands_without_cards += 1
-            continue
-        decisions, sd = walked
-        pending += decisions
-        if sd is not None:
-            showdowns.append(sd)
-        hand = rec.hand
-        out.hands.append(
-            HandReview(
-                hand_id=rec.hand_id,
-                site=rec.site,
-                position=_position(hand, seat),
-                opponents=hand.n_players - 1,
-                net_big_bets=hand.result.net[seat] / hand.rules.big_bet,
-                draws=tuple(hand.draws(seat)),
-            )
-        )
     if not out.hands:
-        raise ReviewError(f"{hero!r} is in {len(mine)} hands of {where}, none showing his cards")
+        raise ReviewError(f"{hero!r} is in {mine} hands of {where}, none showing his cards")
     # the distinct holdings, analysed once each (with one draw left: with the discard)
     keyed = []
     jobs: dict[tuple[Any, ...], tuple[Any, ...]] = {}
@@ -1029,10 +1067,9 @@ def _decision(p: _Pending, rows: _Rows, mapping: dict[int, int]) -> Decision:
         best = sorted(back[c] for c in best_ids)
         best_stderr = table[frozenset(best_ids)][1]
         cost = best_score - score
-    rec = p.record
     return Decision(
-        hand_id=rec.hand_id,
-        site=rec.site,
+        hand_id=p.hand_id,
+        site=p.site,
         draw=p.draw,
         draws_left=4 - p.draw,
         position=p.position,
@@ -1086,7 +1123,7 @@ def _showdown(s: _PendingShowdown, trials: int, seed: int) -> Showdown:
             continue
         streets.append(StreetEquity(draws_left, tuple(_text(hand)), r[0].equity, r.exact))
     return Showdown(
-        hand_id=s.record.hand_id,
+        hand_id=s.hand_id,
         against=tuple(tuple(_text(h)) for h in s.against),
         streets=tuple(streets),
         net_big_bets=s.net,
