@@ -4,8 +4,9 @@ Subcommands: ``simulate`` (bots play many hands), ``match`` (bots scored against
 other on duplicate deals), ``equity`` (win/tie/equity of hands with
 draws to come), ``discard`` (all 32 discard choices ranked), ``eval`` (rank, category and
 name of five-card hands), ``import`` (the sites' hand histories: nets, rake, refused hands,
-a PHH file), ``play`` (a game against bots in the terminal) and ``serve`` (the table server
-and web table: ``triple_draw.server``, the ``server`` extra).
+a PHH file), ``review`` (a player's hands judged: ``_cli_review``), ``play`` (a game
+against bots in the terminal) and ``serve`` (the table server and web table:
+``triple_draw.server``, the ``server`` extra).
 
 Every bad argument - an unknown option, a malformed card, an impossible analysis request -
 ends with exit status 2 and one line on stderr saying why; never a traceback.
@@ -430,10 +431,18 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     m.set_defaults(func=_cmd_import)
 
+    # -- review (a player's hands judged: triple_draw.review) ---------------------------------
+    from triple_draw._cli_review import add_review_parser
+
+    add_review_parser(sub, _int_range, _seed)
+
     # -- serve (the table server: triple_draw.server, optional extra) ------------------------
     from triple_draw.server.cli import add_serve_parser
 
     add_serve_parser(sub)
+    from triple_draw.server.replay_cli import add_replay_parser
+
+    add_replay_parser(sub)
     return p
 
 

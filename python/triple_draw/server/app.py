@@ -46,6 +46,7 @@ from triple_draw.server.protocol import (
     parse_client_message,
 )
 from triple_draw.server.store import PlayedHand, Store, StoreError
+from triple_draw.server.replayer import replayer_routes
 from triple_draw.server.tables import TableConfig, TableRunner, token_key
 
 __all__ = ["ServerSettings", "create_app", "handle_message"]
@@ -367,6 +368,7 @@ def create_app(
         Route("/api/history", history),
         WebSocketRoute("/ws/{table_id}", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+        *replayer_routes(),  # the hand replayer (replayer.py): /replay, /api/replay
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(_SecurityHeaders)

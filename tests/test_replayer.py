@@ -1,0 +1,249 @@
+"""The hand replayer: its frames against the engine for every site record of the tests,
+its HTTP routes (limits, errors), and the page in a real headless Chromium (Debian's
+``chromium`` driven by Playwright, as in test_server_browser.py): ``triple-draw replay
+FILE`` loads a record, the page steps to the end and shows what the engine says; on
+``triple-draw serve`` a record is uploaded."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from triple_draw import histories
+
+from triple_draw.server.replayer import MAX_UPLOAD, frames, replay_document
+
+DATA = Path(__file__).resolve().parent / "data" / "histories"
+RECORDS = sorted(DATA.glob("*/*.txt"))
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "server"
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=[f"{p.parent.name}/{p.name}" for p in RECORDS])
+def test_frames_end_where_the_engine_ends(path: Path) -> None:
+    imported = histories.load(path)
+    for h in imported.hands:
+        fs = frames(h.hand, list(h.players))
+        assert len(fs) == len(h.hand.history)
+        last = fs[-1]
+        assert [s["stack"] for s in last["seats"]] == list(h.hand.stacks)
+        assert last["pot"] == 0 and all(s["bet"] == 0 for s in last["seats"])
+        for seat, s in enumerate(last["seats"]):
+            if not h.hand.folded[seat]:
+                assert s["cards"] == list(h.hand.hole_text(seat))
+        # chips are never created: every frame's stacks and pot add up to the start
+        total = sum(h.hand.starting_stacks)
+        rake = h.hand.result.rake
+        for f in fs:
+            raked = rake if any(x["kind"] == "rake" for x in fs[: fs.index(f) + 1]) else 0
+            assert sum(s["stack"] for s in f["seats"]) + f["pot"] + raked == total
+
+
+def test_the_document_carries_the_reviews_verdicts() -> None:
+    doc = replay_document((DATA / "pokerstars" / "cash.txt").read_bytes())
+    hand = doc["hands"][0]
+    viewer = hand["viewer"]
+    assert hand["players"][viewer] == "hero"
+    verdicts = [f["verdict"] for f in hand["frames"] if f["verdict"]]
+    assert [v["draw"] for v in verdicts] == [1, 2, 3]
+    assert all(v["seat"] == viewer and v["cost"] >= 0 for v in verdicts)
+
+
+def test_routes_refuse_what_is_not_a_record() -> None:
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx2")
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from triple_draw.server.replayer import replayer_routes
+
+    client = TestClient(Starlette(routes=replayer_routes()))
+    r = client.post("/api/replay", content=b"/etc/passwd")
+    assert r.status_code == 400 and "no hand" in r.json()["error"]
+    assert "the record" in r.json()["error"]
+    r = client.post("/api/replay", content=b"x" * (MAX_UPLOAD + 1))
+    assert r.status_code == 413
+    assert client.get("/api/replay/file").status_code == 404
+    utf16 = (DATA / "fulltilt" / "cash.txt").read_bytes()
+    r = client.post("/api/replay", content=utf16)
+    assert r.status_code == 200 and r.json()["hands"][0]["site"] == "fulltilt"
+    assert client.get("/replay").status_code == 200
+    # a PHH text: the names from its players field, the viewer's verdicts
+    (h, *_) = histories.load(DATA / "pokerstars" / "cash.txt").hands
+    r = client.post("/api/replay", content=h.to_phh().encode())
+    assert r.status_code == 200, r.text
+    doc = r.json()["hands"][0]
+    assert doc["site"] == "phh" and doc["players"] == list(h.players)
+    assert doc["players"][doc["viewer"]] == "hero"
+    assert [f["seats"][doc["viewer"]]["stack"] for f in doc["frames"]][-1] == h.hand.stacks[
+        h.hero_seat
+    ]
+
+
+# ----------------------------------------------------------------------------- Chromium
+
+
+def _need(what: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is required in CI (.ci/run installs it)")
+    pytest.skip(f"{what} is not installed")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _need("playwright (pip)")
+    if not os.path.exists(CHROMIUM):
+        _need("chromium (apt)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def _start(cmd: list[str]) -> tuple[subprocess.Popen[str], str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+    )
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        m = re.search(r"open (http://\S+)", line)
+        if m:
+            return proc, m.group(1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def _check_end(page: Any, path: Path) -> None:
+    """The page at the end of the first hand shows the engine's final table."""
+    (h, *_) = histories.load(path).hands
+    page.click("#btn-end")
+    n = len(h.hand.history)
+    assert page.inner_text("#step") == f"{n} / {n}"
+    rows = page.locator("#seat-rows tr")
+    assert rows.count() == h.hand.n_players
+    for seat in range(h.hand.n_players):
+        row = rows.nth(seat)
+        assert row.locator(".name").inner_text() == h.players[seat]
+        assert row.locator(".stack").inner_text() == str(h.hand.stacks[seat])
+        if not h.hand.folded[seat]:
+            shown = row.locator(".cards .card").all_inner_texts()
+            assert shown == list(h.hand.hole_text(seat))
+    assert page.inner_text("#pot") == "Pot 0"
+
+
+def test_replay_command_steps_through_a_record(browser: Any) -> None:
+    path = DATA / "pokerstars" / "cash.txt"
+    proc, url = _start([sys.executable, "-m", "triple_draw", "replay", str(path), "--port", "0"])
+    try:
+        ctx = browser.new_context(viewport={"width": 1100, "height": 800})
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url)
+        page.wait_for_selector("#hand-select option", state="attached")
+        assert page.locator("#hand-select option").count() == 2
+        assert page.inner_text("#step").startswith("1 / ")
+        # next and previous
+        page.click("#btn-next")
+        assert page.inner_text("#step").startswith("2 / ")
+        page.click("#btn-prev")
+        assert page.inner_text("#step").startswith("1 / ")
+        # jump to the third draw, then step to the hero's discard: the verdict shows
+        page.click("#streets button[data-street='Draw 3']")
+        assert page.inner_text("#street") == "Draw 3"
+        for _ in range(10):
+            if page.is_visible("#verdict"):
+                break
+            page.click("#btn-next")
+        assert "Draw 3" in page.inner_text("#verdict")
+        assert "ignores the betting" in page.inner_text(
+            "#verdict"
+        ) or "best draw" in page.inner_text("#verdict")
+        # the hero's cards are shown at every step, the others' stay unknown until shown
+        hero_row = page.locator("#seat-rows tr.viewer")
+        assert hero_row.locator(".name").inner_text() == "hero"
+        _check_end(page, path)
+        # play runs to the end by itself
+        page.click("#btn-start")
+        page.click("#btn-play")
+        deadline = time.monotonic() + 90  # (the page's CSP forbids wait_for_function)
+        while time.monotonic() < deadline:
+            at, total = page.inner_text("#step").split(" / ")
+            if at == total:
+                break
+            time.sleep(0.2)
+        assert at == total and page.inner_text("#btn-play") == "▶ play"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "replayer.png"))
+        assert errors == []
+        ctx.close()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_serve_has_the_replayer_and_takes_an_upload(browser: Any, tmp_path: Path) -> None:
+    proc, url = _start(
+        [
+            sys.executable,
+            "-m",
+            "triple_draw",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "r.sqlite3"),
+            "--tables",
+            "1",
+            "--log-level",
+            "warning",
+        ]
+    )
+    try:
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        page.goto(url.rstrip("/") + "/replay")
+        path = DATA / "winamax" / "cash.txt"
+        page.set_input_files("#file-input", str(path))
+        page.wait_for_selector("#hand-select option", state="attached")
+        _check_end(page, path)
+        # "My hands": the token goes in the Authorization header of /api/history, and
+        # the seat's hands come back (here a stand-in answer) and are replayed
+        stars = DATA / "pokerstars" / "cash.txt"
+        (h, *_) = histories.load(stars).hands
+        seen: list[str] = []
+
+        def history(route: Any) -> None:
+            seen.append(route.request.headers.get("authorization", ""))
+            route.fulfill(status=200, body=h.to_phh(), content_type="text/plain")
+
+        page.route("**/api/history?format=phh", history)
+        page.fill("#token-input", "t" * 43)
+        page.click("#mine-btn")
+        page.wait_for_selector("#hand-select option >> text=phh", state="attached")
+        assert seen == ["Bearer " + "t" * 43]
+        _check_end(page, stars)
+        ctx.close()
+    finally:
+        proc.kill()
+        proc.wait()
