@@ -51,7 +51,12 @@ def test_schema_files_are_valid_draft_2020_12() -> None:
 
 
 def test_schema_files_ship_in_the_package() -> None:
-    assert schema.SCHEMAS == {"hand_state": "hand_state.v1.json", "view": "view.v2.json"}
+    assert schema.SCHEMAS == {
+        "hand_state": "hand_state.v1.json",
+        "view": "view.v2.json",
+        "import": "import.v1.json",
+        "review": "review.v1.json",
+    }
     assert json.loads(schema.schema_text("view"))["properties"]["schema_version"] == {"const": 2}
     # the earlier view schema still ships: validate_view accepts version 1 documents
     v1 = json.loads(schema.schema_text("view.v1.json"))

@@ -9,8 +9,8 @@ Each document has a versioned schema file shipped in this package:
   ``view.v1.json`` is still shipped, and :func:`validate_view` still accepts version 1
   documents (checked against that schema), so views stored earlier stay valid.
 
-and the report of ``triple-draw import --json`` (``import.v1.json``, ``"schema_version":
-1``), for tools that read it.
+and the reports of ``triple-draw import --json`` (``import.v1.json``) and ``triple-draw
+review --json`` (``review.v1.json``), for tools that read them.
 
 The schemas are standard JSON Schema (draft 2020-12), so any validator can use them
 (``load_schema`` gives the dict). The ``validate*`` functions here use the ``jsonschema``
@@ -62,10 +62,15 @@ SCHEMAS = {
     "hand_state": f"hand_state.v{HAND_STATE_VERSION}.json",
     "view": f"view.v{VIEW_VERSION}.json",
     "import": "import.v1.json",
+    "review": "review.v1.json",
 }
 _TITLES = {
     "import": "import report",
-    "hand_state": "hand document", "view": "view document", "view.v1.json": "view document"}
+    "review": "review",
+    "hand_state": "hand document",
+    "view": "view document",
+    "view.v1.json": "view document",
+}
 
 
 def schema_text(name: str) -> str:
@@ -83,7 +88,8 @@ def _schema(name: str) -> Any:
 
 
 def load_schema(name: str) -> dict[str, Any]:
-    """The schema ``name`` (``"hand_state"``, ``"view"`` or ``"import"``) as a fresh dict."""
+    """The schema ``name`` (``"hand_state"``, ``"view"``, ``"import"`` or ``"review"``) as a
+    fresh dict."""
     doc: dict[str, Any] = json.loads(json.dumps(_schema(name)))
     return doc
 
