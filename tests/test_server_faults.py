@@ -80,6 +80,7 @@ def test_sigkill_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
     rng = random.Random(SEED)
     db = tmp_path / "faults.sqlite3"
     args = ("--tables", str(TABLES), "--seats", str(SEATS), "--bots", "0", "--hand-pause", "0")
+    args += ("--max-seats-per-address", "0")  # every client is on 127.0.0.1
     args += ("--buy-in", str(BUY_IN), "--clock", "30", "--rate", "1000")
     snapshots: list[dict[str, dict[str, Any]]] = []
     stored_at_kill: list[list[Any]] = []

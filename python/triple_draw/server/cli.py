@@ -97,6 +97,57 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         "default: the server's own origin)",
     )
     p.add_argument(
+        "--allow-host",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="a host name the server answers to, e.g. poker.example (repeatable; localhost "
+        "and IP addresses always; any other Host is refused: DNS rebinding)",
+    )
+    p.add_argument(
+        "--seat-timeout",
+        type=_positive(float),
+        default=120.0,
+        help="seconds a disconnected player keeps his seat before it is freed and his chips "
+        "cashed out (default 120; 0: forever)",
+    )
+    p.add_argument(
+        "--sit-out-timeout",
+        type=_positive(float),
+        default=600.0,
+        help="seconds a player may sit out before his seat is freed and his chips cashed out "
+        "(default 600; 0: forever)",
+    )
+    p.add_argument(
+        "--max-connections-per-address",
+        type=_positive(int),
+        default=32,
+        metavar="N",
+        help="WebSockets one client address may have open (default 32; 0: no limit)",
+    )
+    p.add_argument(
+        "--max-seats-per-address",
+        type=_positive(int),
+        default=4,
+        metavar="N",
+        help="seats one client address may hold over all tables (default 4; 0: no limit)",
+    )
+    p.add_argument(
+        "--max-spectators",
+        type=_positive(int),
+        default=200,
+        metavar="N",
+        help="connections without a seat one table takes (default 200; 0: no limit)",
+    )
+    p.add_argument(
+        "--history-rate",
+        type=_positive(float),
+        default=30.0,
+        metavar="N",
+        help="history downloads one client address may make a minute (default 30; 0: no "
+        "limit)",
+    )
+    p.add_argument(
         "--rate",
         type=_positive(float),
         default=50.0,
@@ -140,6 +191,8 @@ def build_tables(args: argparse.Namespace) -> list[Any]:
             bot=args.bot,
             bot_delay=args.bot_delay,
             hand_pause=args.hand_pause,
+            seat_timeout=args.seat_timeout,
+            sit_out_timeout=args.sit_out_timeout,
         )
         for k in range(args.tables)
     ]
@@ -165,7 +218,14 @@ def run(args: argparse.Namespace) -> int:
         tables,
         store,
         ServerSettings(
-            allowed_origins=args.allow_origin, rate=args.rate, burst=max(1, int(2 * args.rate))
+            allowed_origins=args.allow_origin,
+            rate=args.rate,
+            burst=max(1, int(2 * args.rate)),
+            allowed_hosts=args.allow_host,
+            connections_per_address=args.max_connections_per_address,
+            seats_per_address=args.max_seats_per_address,
+            spectators_per_table=args.max_spectators,
+            history_rate=args.history_rate,
         ),
     )
     # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets that

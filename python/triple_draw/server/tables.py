@@ -33,7 +33,9 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 import secrets
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -42,7 +44,7 @@ from triple_draw.bots import make_bot
 from triple_draw.errors import IllegalActionError, TripleDrawError
 from triple_draw.game import Action, Hand, Rules, Table
 from triple_draw.server import engine
-from triple_draw.server.protocol import PROTOCOL_VERSION, ProtocolError, hand_frame
+from triple_draw.server.protocol import PROTOCOL_VERSION, ProtocolError, error_frame, hand_frame
 from triple_draw.server.store import Store, StoreError
 
 __all__ = ["Client", "Seat", "TableConfig", "TableRunner", "check_chips", "token_key"]
@@ -53,6 +55,41 @@ log = logging.getLogger("triple_draw.server")
 STATE_VERSION = 2
 #: Consecutive timeouts after which a player is sat out.
 TIMEOUTS_TO_SIT_OUT = 2
+#: Unicode categories a name may not hold: control, format (zero-width and direction
+#: marks), surrogates, private use, unassigned, line and paragraph separators.
+_NAME_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+#: Letters that print as nothing (Hangul fillers, the blank Braille pattern).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: A name (as :func:`name_key` folds it) that poses as a bot: "Bot", "Bot 3", "bot3x",
+#: "Ann (bot)", "[bot] Ann", "Ann bot"; "Abbott" and "Robota" are fine.
+_BOT_LIKE = re.compile(r"^bot(\b|\d)|[(\[{<]\s*bot\s*[)\]}>]|\bbot$")
+
+
+def name_key(name: str) -> str:
+    """What two names that look alike have in common (compatibility forms folded, case
+    folded, runs of spaces as one): two players at a table may not share it."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def check_name(name: str) -> str:
+    """A player's name as shown (spaces trimmed and collapsed), or :class:`ProtocolError`
+    ``bad_name``: no control or invisible characters (zero-width, direction marks), at
+    least one visible character, and nothing that poses as a bot ("Bot 3", "x (bot)")."""
+    for ch in name:
+        cat = unicodedata.category(ch)
+        blank = ch in _BLANK_LETTERS or (cat.startswith("Z") and ch != " ")
+        if cat in _NAME_REFUSED_CATEGORIES or blank:
+            raise ProtocolError(
+                "bad_name",
+                f"a name may not hold the invisible or control character U+{ord(ch):04X}",
+            )
+    shown = " ".join(name.split())
+    key = name_key(shown)
+    if not key:
+        raise ProtocolError("bad_name", "a name needs a visible character")
+    if _BOT_LIKE.search(key):
+        raise ProtocolError("bad_name", f"{shown!r} poses as a bot: bots are named by the table")
+    return shown
 
 
 def token_key(token: str) -> str:
@@ -67,10 +104,15 @@ class Client(Protocol):
     #: hand id and number of history events already sent (incremental events)
     sent_hand: int
     sent_events: int
+    #: the client's network address (the per-address limits count by it)
+    address: str
 
     def send(self, frame: dict[str, Any]) -> None: ...
 
     def send_text(self, text: str) -> None: ...
+
+    def close(self) -> None:
+        """Send what is queued, then close the connection."""
 
 
 @dataclass
@@ -93,6 +135,12 @@ class TableConfig:
     new_players: str = "wait"
     #: a player back from sitting out who missed blinds: "post" them or "wait"
     missed_blinds: str = "post"
+    #: seconds a player may stay disconnected before his seat is freed and his chips
+    #: cashed out (0: never)
+    seat_timeout: float = 120.0
+    #: seconds a player may sit out (by choice, by the clock or broke) before his seat is
+    #: freed and his chips cashed out (0: never)
+    sit_out_timeout: float = 600.0
 
     def info(self) -> dict[str, Any]:
         r = self.rules
@@ -138,6 +186,8 @@ class Seat:
     sitting_out: bool = False
     #: the player has left (applied at the end of the hand he is in)
     leaving: bool = False
+    #: the address the player joined from (kept in memory only: the per-address limit)
+    address: str = field(default="", compare=False)
 
     def to_doc(self) -> dict[str, Any]:
         return {
@@ -253,6 +303,16 @@ class TableRunner:
         self._timer_for: tuple[Any, ...] | None = None
         self._deadline: float | None = None
         self._bot_names = 0
+        #: since when (loop time) a seat's player is disconnected / sitting out
+        self._away: dict[int, float] = {}
+        self._out: dict[int, float] = {}
+        self._sweeper: asyncio.TimerHandle | None = None
+        #: the tables of the server (the per-address seat limit counts over all of them)
+        self.room: list[TableRunner] = [self]
+        #: seats one address may hold over the room, spectators this table takes (0: no
+        #: limit); the app sets them
+        self.seats_per_address = 0
+        self.max_spectators = 0
         if state is not None:
             self._restore(state)
 
@@ -465,6 +525,7 @@ class TableRunner:
 
     def attach(self, client: Client, token: str | None) -> None:
         """A connection says hello: with a seat token it takes its seat back."""
+        was_connected = False
         if token is not None:
             key = token_key(token)
             seat = next(
@@ -480,8 +541,28 @@ class TableRunner:
             )
             if seat is None:
                 raise ProtocolError("bad_token", "no seat at this table has that token")
+            for c in list(self.clients):
+                if c.seat == seat and c is not client:
+                    # the token moved to another client: the one that held it is told
+                    # and closed (it no longer plays the seat)
+                    was_connected = True
+                    c.seat = None
+                    self.clients.discard(c)
+                    c.send(
+                        error_frame(
+                            "replaced",
+                            f"another connection took seat {seat} with its token; this one "
+                            "is closed",
+                        )
+                    )
+                    c.close()
             client.seat = seat
             self._timeouts.pop(seat, None)
+        elif self.max_spectators and self.spectators() >= self.max_spectators:
+            raise ProtocolError(
+                "limit_reached",
+                f"this table already has {self.max_spectators} spectators; try again later",
+            )
         self.clients.add(client)
         client.sent_hand = 0
         client.sent_events = 0
@@ -493,17 +574,46 @@ class TableRunner:
                 "seat": client.seat,
             }
         )
-        self.broadcast()
+        if client.seat is not None and not was_connected:
+            self.broadcast()  # the seat shows as connected again
+        else:  # nobody else's view changed: only the newcomer gets the table
+            client.send_text(self.frame_text(client))
+
+    def spectators(self) -> int:
+        """Connections of this table that hold no seat."""
+        return sum(1 for c in self.clients if c.seat is None)
 
     def detach(self, client: Client) -> None:
+        """A connection ended. Only when it was the last connection of a seat does anybody
+        else's view change (the seat shows as disconnected): spectators come and go
+        without a frame to anybody."""
+        if client not in self.clients:
+            return
         self.clients.discard(client)
-        self.broadcast()
+        if client.seat is not None and all(c.seat != client.seat for c in self.clients):
+            self.broadcast()
 
     def join(self, client: Client, name: str, seat: int | None) -> str:
         """Sit ``client`` down; returns the seat token (given to this client only). His
         buy-in goes to the table between hands (at once if no hand is running)."""
         if client.seat is not None:
             raise ProtocolError("not_allowed", f"you already sit in seat {client.seat}")
+        name = check_name(name)
+        key = name_key(name)
+        if any(s is not None and name_key(s.name) == key for s in self.seats):
+            raise ProtocolError("bad_name", f"somebody at this table is already named {name!r}")
+        if self.seats_per_address:
+            held = sum(
+                1
+                for r in self.room
+                for s in r.seats
+                if s is not None and not s.bot and not s.leaving and s.address == client.address
+            )
+            if held >= self.seats_per_address:
+                raise ProtocolError(
+                    "limit_reached",
+                    f"your address already holds {held} seats, the most it may hold here",
+                )
         m = len(self.seats)
         if seat is None:
             seat = next((ts for ts in range(m) if self._free(ts)), None)
@@ -514,7 +624,7 @@ class TableRunner:
         elif not self._free(seat):
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
         token = secrets.token_urlsafe(32)
-        self.seats[seat] = Seat(name, token_key(token), self.config.buy_in)
+        self.seats[seat] = Seat(name, token_key(token), self.config.buy_in, address=client.address)
         self.chips_in += self.config.buy_in
         self._between_hands()
         self._save_seating()
@@ -793,11 +903,77 @@ class TableRunner:
         self.broadcast()
 
     def start(self) -> None:
-        """Begin running (on the event loop): resume the hand in progress or deal."""
+        """Begin running (on the event loop): resume the hand in progress or deal, and
+        watch the seats of absent players (a restart counts their absence from now)."""
         self._changed()
+        self._sweep_later()
 
     def stop(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
         self._timer = None
         self._timer_for = None
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        self._sweeper = None
+
+    # -- seats nobody uses ---------------------------------------------------------------------
+
+    def _sweep_interval(self) -> float | None:
+        limits = [t for t in (self.config.seat_timeout, self.config.sit_out_timeout) if t > 0]
+        return None if not limits else max(0.05, min(1.0, min(limits) / 4))
+
+    def _sweep_later(self) -> None:
+        interval = self._sweep_interval()
+        if interval is not None:
+            loop = asyncio.get_running_loop()
+            self._sweeper = loop.call_later(interval, self._guard, self._sweep)
+
+    def _sweep(self) -> None:
+        """Free the seat of each player disconnected for longer than ``seat_timeout`` or
+        sitting out for longer than ``sit_out_timeout``: he leaves as if he had asked to
+        (his turns are folded, his chips cashed out at the end of a running hand)."""
+        self._sweeper = None
+        try:
+            now = asyncio.get_running_loop().time()
+            connected = {c.seat for c in self.clients}
+            cfg = self.config
+            freed: list[tuple[int, str]] = []
+            for ts, s in enumerate(self.seats):
+                if s is None or s.bot or s.leaving:
+                    self._away.pop(ts, None)
+                    self._out.pop(ts, None)
+                    continue
+                if ts in connected:
+                    self._away.pop(ts, None)
+                else:
+                    self._away.setdefault(ts, now)
+                broke = self.table.seats[ts] is None and not s.pending and self._in_hand(ts) is None
+                if s.sitting_out or broke:
+                    self._out.setdefault(ts, now)
+                else:
+                    self._out.pop(ts, None)
+                if 0 < cfg.seat_timeout <= now - self._away.get(ts, now):
+                    freed.append((ts, f"disconnected for more than {cfg.seat_timeout:g} s"))
+                elif 0 < cfg.sit_out_timeout <= now - self._out.get(ts, now):
+                    freed.append((ts, f"sitting out for more than {cfg.sit_out_timeout:g} s"))
+            for ts, why in freed:
+                self._free_seat(ts, why)
+        finally:
+            self._sweep_later()
+
+    def _free_seat(self, ts: int, why: str) -> None:
+        s = self.seats[ts]
+        assert s is not None
+        log.info("table %s: seat %d freed (%s)", self.config.id, ts, why)
+        s.leaving = True
+        self._away.pop(ts, None)
+        self._out.pop(ts, None)
+        self._between_hands()
+        self._save_seating()
+        for c in list(self.clients):
+            if c.seat == ts:
+                c.seat = None
+                c.send(error_frame("seat_freed", f"your seat was freed: {why}; chips cashed out"))
+                c.send({"v": PROTOCOL_VERSION, "type": "left"})
+        self._changed()

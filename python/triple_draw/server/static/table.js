@@ -125,6 +125,13 @@ function onFrame(f) {
       if (f.code === "bad_token") {
         localStorage.removeItem(tokenKey());
         st.ws.close();
+      } else if (f.code === "replaced") {
+        // another tab or device took the seat with its token: do not reconnect and take
+        // it back (the two would take it from each other forever)
+        const ws = st.ws;
+        st.ws = null;
+        ws.close();
+        setStatus("your seat is played from another window — reload to take it back");
       }
       $("hint").textContent = f.message;
       break;
