@@ -465,3 +465,51 @@ def test_history_is_rate_limited_per_address(db: Path) -> None:
         assert codes == [404, 404, 429, 429]
         r = c.get("/api/history", headers=auth)
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+def test_serve_options_reach_the_tables_and_the_host_check(tmp_path: Path) -> None:
+    """``triple-draw serve --allow-host`` on a real server (uvicorn): the allowed name and
+    127.0.0.1 are answered, a rebound name is refused by HTTP and by the WebSocket."""
+    import http.client
+
+    import websockets.sync.client as wsc
+    from server_util import ServerProcess
+
+    from triple_draw.cli import build_parser
+    from triple_draw.server.cli import build_tables
+
+    args = build_parser().parse_args(
+        ["serve", "--seat-timeout", "5", "--sit-out-timeout", "0", "--tables", "1"]
+    )
+    (cfg,) = build_tables(args)
+    assert (cfg.seat_timeout, cfg.sit_out_timeout) == (5.0, 0.0)
+    server = ServerProcess(
+        tmp_path / "t.sqlite3",
+        *("--tables", "1", "--allow-host", "poker.example", "--max-spectators", "1"),
+    )
+    try:
+        for host, status in (
+            ("poker.example", 200),
+            (f"poker.example:{server.port}", 200),
+            (f"127.0.0.1:{server.port}", 200),
+            ("evil.example", 421),
+        ):
+            con = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            con.request("GET", "/api/tables", headers={"Host": host})
+            assert con.getresponse().status == status, host
+            con.close()
+        url = f"{server.ws_url}/ws/t1"
+        with pytest.raises(Exception, match=r"403|1008|rejected"):
+            with wsc.connect(url, additional_headers={"Host": "evil.example"}, open_timeout=10):
+                pass
+        with wsc.connect(url, open_timeout=10) as w, wsc.connect(url, open_timeout=10) as w2:
+            w.send(json.dumps({"v": 1, "type": "hello"}))
+            assert json.loads(w.recv(10))["type"] == "welcome"
+            w2.send(json.dumps({"v": 1, "type": "hello"}))
+            f = json.loads(w2.recv(10))
+            assert f["code"] == "limit_reached" and "1 spectators" in f["message"]
+    finally:
+        server.stop()

@@ -439,14 +439,21 @@ const HISTORY_FILES = { phh: "my-hands.phhs", pokerstars: "my-hands-pokerstars.t
 async function downloadHistory(format) {
   const token = localStorage.getItem(tokenKey());
   if (!token) return;
-  const r = await fetch("/api/history?format=" + encodeURIComponent(format), {
-    headers: { Authorization: "Bearer " + token },
-  });
-  if (!r.ok) {
-    $("hint").textContent = await r.text();
-    return;
+  // the server sends pages of hands; the Link header names the next one while there is one
+  const parts = [];
+  let next = "/api/history?limit=500&format=" + encodeURIComponent(format);
+  while (next) {
+    const r = await fetch(next, { headers: { Authorization: "Bearer " + token } });
+    if (!r.ok) {
+      $("hint").textContent = await r.text();
+      return;
+    }
+    parts.push(await r.text());
+    const m = /<([^>]+)>;\s*rel="next"/.exec(r.headers.get("Link") || "");
+    next = m && m[1].startsWith("/api/history?") ? m[1] : null;
   }
-  const url = URL.createObjectURL(await r.blob());
+  const joined = parts.join(format === "pokerstars" ? "\n\n" : "\n");
+  const url = URL.createObjectURL(new Blob([joined], { type: "text/plain" }));
   const a = el("a");
   a.href = url;
   a.download = HISTORY_FILES[format];
