@@ -417,7 +417,7 @@ def create_app(
         played (the store's, oldest first, ``limit`` of them after the first ``offset``),
         each with his own seat in it - the only seat whose cards a history of his shows
         beside the shown hands; and whether more follow."""
-        played = store.hands_of(player, offset + limit + 1)[offset:]
+        played = store.hands_of(player, limit + 1, offset)
         more = len(played) > limit
         return [(p, engine.hand_from_doc(p.final)) for p in played[:limit]], more
 

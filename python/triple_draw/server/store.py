@@ -109,10 +109,11 @@ class Store(ABC):
         action)``, in order."""
 
     @abstractmethod
-    def hands_of(self, player: str, limit: int = 1000) -> list[PlayedHand]:
-        """The finished hands ``player`` played, oldest first, at most ``limit`` of them:
-        each a :class:`PlayedHand` (hand id, his hand seat, final document, the players'
-        names and table seats by hand seat, the table, when it started)."""
+    def hands_of(self, player: str, limit: int = 1000, offset: int = 0) -> list[PlayedHand]:
+        """The finished hands ``player`` played, oldest first, at most ``limit`` of them
+        after the first ``offset``: each a :class:`PlayedHand` (hand id, his hand seat,
+        final document, the players' names and table seats by hand seat, the table, when
+        it started)."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -292,23 +293,25 @@ class SQLiteStore(Store):
 
         self._tx(work)
 
-    def hands_of(self, player: str, limit: int = 1000) -> list[PlayedHand]:
+    def hands_of(self, player: str, limit: int = 1000, offset: int = 0) -> list[PlayedHand]:
         with self._lock:
             rows = self._db.execute(
                 "SELECT h.id, p.hand_seat, h.final, h.table_id, h.started "
                 "FROM hand_players p JOIN hands h "
                 "ON h.id = p.hand_id WHERE p.player = ? AND h.final IS NOT NULL "
-                "ORDER BY h.id LIMIT ?",
-                (player, limit),
+                "ORDER BY h.id LIMIT ? OFFSET ?",
+                (player, limit, offset),
             ).fetchall()
             seats: dict[int, list[tuple[str, int]]] = {}
-            for hid, name, ts in self._db.execute(
-                "SELECT p.hand_id, p.name, p.table_seat FROM hand_players p JOIN hand_players me "
-                "ON me.hand_id = p.hand_id WHERE me.player = ? "
-                "ORDER BY p.hand_id, p.hand_seat",
-                (player,),
-            ):
-                seats.setdefault(hid, []).append((name, ts))
+            if rows:  # the players of these hands only (not of every hand he played)
+                for hid, name, ts in self._db.execute(
+                    "SELECT p.hand_id, p.name, p.table_seat FROM hand_players p "
+                    "JOIN hand_players me ON me.hand_id = p.hand_id "
+                    "WHERE me.player = ? AND p.hand_id BETWEEN ? AND ? "
+                    "ORDER BY p.hand_id, p.hand_seat",
+                    (player, rows[0][0], rows[-1][0]),
+                ):
+                    seats.setdefault(hid, []).append((name, ts))
         return [
             PlayedHand(
                 hid,
