@@ -24,6 +24,9 @@ const st = {
   selected: new Set(),
   retry: 0,
   pending: false,
+  // false while the connection is down: the clock stops and nothing can be played
+  online: false,
+  frozenLeft: null,
 };
 
 function tokenKey() { return "triple-draw-token:" + st.tableId; }
@@ -83,12 +86,14 @@ function connect() {
   setStatus("connecting…");
   ws.onopen = () => {
     st.retry = 0;
+    st.online = true;
     const token = localStorage.getItem(tokenKey());
     send(token ? { type: "hello", token } : { type: "hello" });
   };
   ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
   ws.onclose = () => {
     if (st.ws !== ws) return;
+    goOffline();
     setStatus("disconnected — reconnecting…");
     st.retry = Math.min(st.retry + 1, 5);
     setTimeout(connect, 500 * st.retry);
@@ -96,6 +101,16 @@ function connect() {
 }
 
 function setStatus(text) { $("status").textContent = text; }
+
+// The server is out of reach: freeze the clock where it was and disable every action
+// until a new connection brings a fresh state.
+function goOffline() {
+  if (!st.online) return;
+  st.frozenLeft = clockLeft();
+  st.online = false;
+  st.pending = false;
+  render();
+}
 
 function onFrame(f) {
   switch (f.type) {
@@ -157,6 +172,8 @@ function onState(f) {
   st.events = st.events.slice(0, f.events_from).concat(f.events);
   st.clock = f.clock;
   st.clockAt = performance.now();
+  st.online = true;
+  st.frozenLeft = null;
   const h = f.hand;
   if (!h || h.id !== prevHand || h.phase !== "draw" || !isMyTurn()) st.selected.clear();
   st.pending = false;
@@ -167,7 +184,19 @@ function onState(f) {
 
 function isMyTurn() {
   const h = st.hand;
-  return !!h && st.seat !== null && h.actor === st.seat && h.legal_actions.length > 0;
+  return st.online && !!h && st.seat !== null && h.actor === st.seat && h.legal_actions.length > 0;
+}
+function myBet() {
+  // the chips this seat already put in this betting round
+  const h = st.hand;
+  const p = h ? h.players.find((x) => x.seat === st.seat) : undefined;
+  return p ? p.bet : 0;
+}
+function inRunningHand() {
+  const h = st.hand;
+  if (!h || h.phase === "over" || st.seat === null) return false;
+  const p = h.players.find((x) => x.seat === st.seat);
+  return !!p && !p.folded;
 }
 function legal(kind) {
   const h = st.hand;
@@ -231,6 +260,13 @@ function renderSeats() {
       const b = el("span", "dealer", "D");
       b.title = "button";
       b.setAttribute("aria-label", "dealer button");
+      div.appendChild(b);
+    }
+    if (h && (h.small_blind_seat === s || h.big_blind_seat === s)) {
+      const big = h.big_blind_seat === s;
+      const b = el("span", "blind " + (big ? "blind-bb" : "blind-sb"), big ? "BB" : "SB");
+      b.title = big ? "big blind" : "small blind";
+      b.setAttribute("aria-label", b.title);
       div.appendChild(b);
     }
     const cards = el("div", "cards");
@@ -325,10 +361,13 @@ function renderMe() {
   const betting = myTurn && !drawing;
   fold.hidden = call.hidden = raise.hidden = drawing;
   draw.hidden = !drawing;
-  fold.disabled = !(betting && legal("fold"));
   const c = legal("call"), k = legal("check");
+  // folding when checking is free throws a hand away for nothing: not offered
+  fold.disabled = !(betting && legal("fold") && !k);
+  fold.title = betting && k ? "checking is free" : "";
   call.disabled = !(betting && (c || k));
-  call.firstChild.textContent = c ? `Call ${c.amount} ` : "Check ";
+  // what the call costs now (the action's amount is the round's total)
+  call.firstChild.textContent = c ? `Call ${c.amount - myBet()} ` : "Check ";
   const b = legal("bet"), r = legal("raise");
   raise.disabled = !(betting && (b || r));
   raise.firstChild.textContent = r ? `Raise to ${r.amount} ` : b ? `Bet ${b.amount} ` : "Bet ";
@@ -336,7 +375,8 @@ function renderMe() {
   draw.disabled = !drawing;
   draw.firstChild.textContent = n ? `Draw ${n} ` : "Stand pat ";
   let hint = "";
-  if (!seated) hint = "You are watching. Sit down to play.";
+  if (!st.online) hint = "Connection lost: the table is paused here until it is back.";
+  else if (!seated) hint = "You are watching. Sit down to play.";
   else if (drawing) hint = "Click the cards to throw away (click again to keep), then Draw.";
   else if (myTurn) hint = "Your turn.";
   else if (h && h.actor !== null && h.actor !== undefined) hint = `${seatName(h.actor)} to act.`;
@@ -390,6 +430,13 @@ function renderLog() {
   ol.scrollTop = ol.scrollHeight;
 }
 
+function clockLeft() {
+  const c = st.clock;
+  if (!c) return null;
+  if (st.frozenLeft !== null) return st.frozenLeft;
+  return Math.max(0, c.remaining - (performance.now() - st.clockAt) / 1000);
+}
+
 function renderClock() {
   const c = st.clock;
   const box = $("clock");
@@ -398,13 +445,14 @@ function renderClock() {
     return;
   }
   box.hidden = false;
-  const left = Math.max(0, c.remaining - (performance.now() - st.clockAt) / 1000);
+  const left = clockLeft();
   const bar = $("clock-bar");
   bar.style.width = (100 * left) / (c.total || 1) + "%";
   bar.setAttribute("aria-valuemax", String(c.total));
   bar.setAttribute("aria-valuenow", left.toFixed(0));
   bar.classList.toggle("low", left < 5);
-  $("clock-text").textContent = `${seatName(c.seat)}: ${Math.ceil(left)} s`;
+  $("clock-text").textContent =
+    `${seatName(c.seat)}: ${Math.ceil(left)} s` + (st.online ? "" : " (paused: reconnecting)");
 }
 
 // ---- actions ----------------------------------------------------------------------------
@@ -417,7 +465,10 @@ function act(action) {
   renderMe();
 }
 
-function onFold() { if (isMyTurn() && legal("fold")) act({ kind: "fold" }); }
+function onFold() {
+  // not when checking is free (the button is disabled then; so is the key)
+  if (isMyTurn() && legal("fold") && !legal("check")) act({ kind: "fold" });
+}
 function onCall() {
   if (!isMyTurn()) return;
   const c = legal("call"), k = legal("check");
@@ -492,7 +543,10 @@ async function main() {
     const me = st.seats[st.seat];
     send({ type: me && me.sitting_out ? "sit_in" : "sit_out" });
   });
-  $("btn-leave").addEventListener("click", () => send({ type: "leave" }));
+  $("btn-leave").addEventListener("click", () => {
+    if (inRunningHand() && !window.confirm("Leave now? Your hand is folded and you leave the table.")) return;
+    send({ type: "leave" });
+  });
   $("btn-history").addEventListener("click", () => downloadHistory("phh"));
   $("btn-history-pokerstars").addEventListener("click", () => downloadHistory("pokerstars"));
   $("table-select").addEventListener("change", (ev) => {

@@ -1,0 +1,163 @@
+"""What an online client shows (issue #23), in a real headless Chromium (Debian's
+``chromium`` through Playwright, as in ``test_server_browser.py``): the blinds' seats are
+marked, Call shows what the call costs, Fold is not offered when checking is free, Leave
+during a hand asks first, a lost connection freezes the clock and the actions, and a
+second window taking the seat with its token stops the first one's playing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from server_util import ServerProcess
+from test_server_browser import Page, browser
+
+__all__ = ["browser"]  # the fixture, shared with test_server_browser.py
+
+ARGS = ("--tables", "1", "--bots", "0", "--seats", "2", "--hand-pause", "2.5", "--clock", "60")
+
+
+def last_state(p: Page) -> dict[str, Any]:
+    return next(f for f in reversed(p.frames) if f["type"] == "state")
+
+
+def hand_started(ann: Page, bob: Page) -> tuple[Page, Page, dict[str, Any]]:
+    """Wait for a hand in its first betting round; (the page to act, the other, hand)."""
+    for _ in range(200):
+        for me, other in ((ann, bob), (bob, ann)):
+            if me.my_turn() == "bet":
+                h = last_state(me)["hand"]
+                if h and h["actor"] == me.seat and h["phase"] == "bet":
+                    return me, other, h
+        ann.page.wait_for_timeout(50)
+    raise AssertionError("no hand started")
+
+
+def test_blinds_are_marked_call_shows_its_cost_and_fold_is_not_offered_for_free(
+    browser: Any, tmp_path: Path
+) -> None:
+    server = ServerProcess(tmp_path / "t.sqlite3", *ARGS)
+    try:
+        ann = Page(browser, server.url + "/")
+        bob = Page(browser, server.url + "/")
+        ann.join("Ann")
+        bob.join("Bob")
+        sb_page, bb_page, h = hand_started(ann, bob)
+        sb, bb = h["small_blind_seat"], h["big_blind_seat"]
+        assert sb == sb_page.seat and bb == bb_page.seat  # heads-up: the button's blind
+        for p in (ann, bob):
+            p.page.wait_for_selector(f"#seat-{sb} .blind-sb")
+            assert p.page.inner_text(f"#seat-{sb} .blind-sb") == "SB"
+            assert p.page.inner_text(f"#seat-{bb} .blind-bb") == "BB"
+            assert p.page.locator(".blind").count() == 2
+        # the small blind completes: the action's amount is the round total (2), the
+        # button says what it costs (1)
+        call = next(a for a in h["legal_actions"] if a["kind"] == "call")
+        assert call["amount"] == 2
+        assert sb_page.page.inner_text("#btn-call").startswith("Call 1")
+        assert sb_page.page.is_enabled("#btn-fold")  # facing a bet: folding is a choice
+        sb_page.page.click("#btn-call")
+        # the big blind may check: Fold is disabled, and F does nothing
+        bb_page.page.wait_for_function(
+            "() => !document.getElementById('btn-call').disabled"
+            " && document.getElementById('btn-call').textContent.startsWith('Check')"
+        )
+        assert not bb_page.page.is_enabled("#btn-fold")
+        acts = len([f for f in bb_page.frames if f["type"] in ("ack", "error")])
+        bb_page.page.keyboard.press("f")
+        bb_page.page.wait_for_timeout(500)
+        assert len([f for f in bb_page.frames if f["type"] in ("ack", "error")]) == acts
+        assert last_state(bb_page)["hand"]["actor"] == bb  # still his decision
+        # a raise: the small blind then faces 2 more chips, not the round's 4
+        bb_page.page.click("#btn-raise")
+        sb_page.page.wait_for_function(
+            "() => document.getElementById('btn-call').textContent.startsWith('Call 2')"
+        )
+        assert not (ann.errors or bob.errors)
+    finally:
+        server.stop()
+
+
+def test_leave_during_a_hand_asks_first(browser: Any, tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "t.sqlite3", *ARGS)
+    try:
+        ann = Page(browser, server.url + "/")
+        bob = Page(browser, server.url + "/")
+        ann.join("Ann")
+        bob.join("Bob")
+        hand_started(ann, bob)
+        asked: list[str] = []
+
+        def dismiss(d: Any) -> None:
+            asked.append(d.message)
+            d.dismiss()
+
+        ann.page.once("dialog", dismiss)
+        ann.page.click("#btn-leave")
+        ann.page.wait_for_timeout(500)
+        assert asked and "Leave now?" in asked[0]
+        assert not [f for f in ann.frames if f["type"] == "left"]  # nothing was sent
+        assert ann.page.is_visible("#seat-controls")
+        ann.page.once("dialog", lambda d: d.accept())
+        ann.page.click("#btn-leave")
+        ann.page.wait_for_selector("#join-form:not([hidden])")
+        assert [f for f in ann.frames if f["type"] == "left"]
+        assert not (ann.errors or bob.errors)
+    finally:
+        server.stop()
+
+
+def test_a_lost_connection_freezes_the_clock_and_the_actions(browser: Any, tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    server = ServerProcess(db, *ARGS)
+    try:
+        ann = Page(browser, server.url + "/")
+        bob = Page(browser, server.url + "/")
+        ann.join("Ann")
+        bob.join("Bob")
+        me, _, _ = hand_started(ann, bob)
+        p = me.page
+        assert p.is_enabled("#btn-call")
+        server.kill()
+        p.wait_for_function(
+            "() => document.getElementById('status').textContent.includes('reconnecting')"
+        )
+        frozen = p.inner_text("#clock-text")
+        assert "paused" in frozen
+        for button in ("#btn-fold", "#btn-call", "#btn-raise"):
+            assert not p.is_enabled(button), button
+        p.keyboard.press("c")  # nothing to send it to, and nothing happens
+        p.wait_for_timeout(2200)
+        assert p.inner_text("#clock-text") == frozen  # the clock stood still
+        assert "Connection lost" in p.inner_text("#hint")
+        # the server comes back on the same port: the page reconnects and plays on
+        server = ServerProcess(db, *ARGS, port=server.port)
+        p.wait_for_function("() => !document.getElementById('btn-call').disabled", timeout=30000)
+        assert "paused" not in p.inner_text("#clock-text")
+        assert not (ann.errors or bob.errors)
+    finally:
+        server.stop()
+
+
+def test_a_second_window_with_the_token_takes_the_seat_and_the_first_stops(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Two tabs of one browser share the seat token (localStorage): the newer one plays
+    the seat; the older one says so and does not reconnect to take it back."""
+    server = ServerProcess(tmp_path / "t.sqlite3", *ARGS)
+    try:
+        first = Page(browser, server.url + "/")
+        first.join("Ann")
+        second_tab = first.ctx.new_page()
+        second_tab.goto(server.url + "/")
+        second_tab.wait_for_selector("#seat-controls:not([hidden])")
+        first.page.wait_for_function(
+            "() => document.getElementById('status').textContent.includes('another window')"
+        )
+        assert [f for f in first.frames if f.get("code") == "replaced"]
+        first.page.wait_for_timeout(3000)  # it would have reconnected within 0.5 s
+        assert "another window" in first.page.inner_text("#status")
+        assert second_tab.is_visible("#seat-controls")
+        assert not first.errors
+    finally:
+        server.stop()
