@@ -161,3 +161,107 @@ def test_a_second_window_with_the_token_takes_the_seat_and_the_first_stops(
         assert not first.errors
     finally:
         server.stop()
+
+
+ARGS3 = ("--tables", "1", "--bots", "0", "--seats", "3", "--hand-pause", "1", "--clock", "60")
+
+
+def test_the_lobby_picks_a_seat_and_the_table_says_why_it_waits(
+    browser: Any, tmp_path: Path
+) -> None:
+    server = ServerProcess(tmp_path / "t.sqlite3", *ARGS3)
+    try:
+        ann = Page(browser, server.url + "/")
+        bob = Page(browser, server.url + "/")
+        ann.page.wait_for_selector("#seat-2 .take-seat")
+        ann.page.click("#seat-2 .take-seat")  # no name yet: it asks for one
+        assert "name" in ann.page.inner_text("#hint")
+        ann.page.fill("#join-name", "Ann")
+        ann.page.click("#seat-2 .take-seat")
+        ann.page.wait_for_selector("#seat-controls:not([hidden])")
+        assert [f["seat"] for f in ann.frames if f["type"] == "joined"] == [2]
+        assert ann.page.locator(".take-seat").count() == 0  # seated: no more seat picks
+        ann.page.wait_for_function(
+            "() => document.getElementById('street').textContent"
+            ".includes('1 of the 2 needed is playing')"
+        )
+        bob.page.fill("#join-name", "Bob")
+        bob.page.click("#seat-0 .take-seat")
+        bob.page.wait_for_selector("#seat-controls:not([hidden])")
+        assert [f["seat"] for f in bob.frames if f["type"] == "joined"] == [0]
+        ann.seat, bob.seat = 2, 0
+        hand_started(ann, bob)
+        # Ann sits out: once the hand is over the table stops, and says why
+        ann.page.click("#btn-sitout")
+        for _ in range(400):
+            for p in (ann, bob):
+                if p.my_turn() == "bet":
+                    p.page.click("#btn-call")
+                elif p.my_turn() == "draw":
+                    p.page.click("#btn-draw")
+            text = bob.page.inner_text("#street")
+            if "waiting for players" in text:
+                break
+            bob.page.wait_for_timeout(50)
+        assert "waiting for players: 1 of the 2 needed is playing" in text
+        assert not (ann.errors or bob.errors)
+    finally:
+        server.stop()
+
+
+def test_throws_are_grouped_by_draw_the_deal_is_awaited_and_the_log_keeps_hands(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Draw 1: throw one card; draw 2: stand pat; the log keeps the hand before."""
+    server = ServerProcess(tmp_path / "t.sqlite3", *ARGS)
+    try:
+        ann = Page(browser, server.url + "/")
+        bob = Page(browser, server.url + "/")
+        ann.join("Ann")
+        bob.join("Bob")
+        first = hand_started(ann, bob)[2]["id"]
+        waited = grouped = False
+        for _ in range(1500):
+            for p in (ann, bob):
+                turn = p.my_turn()
+                h = last_state(p)["hand"]
+                if turn == "bet":
+                    p.page.click("#btn-call")
+                elif turn == "draw" and h and h["id"] == first:
+                    if h["street"] == 0:
+                        p.page.locator("#hole button.card").nth(0).click()
+                        p.page.click("#btn-draw")
+                        # declare, then deal: the first to throw waits for the deal
+                        other = bob if p is ann else ann
+                        if not waited and other.my_turn() == "draw":
+                            p.page.wait_for_selector("#hole .card.pending")
+                            assert p.page.locator("#hole button.card").count() == 4
+                            assert "Waiting for the deal" in p.page.inner_text("#hint")
+                            waited = True
+                    elif h["street"] == 1:
+                        p.page.click("#btn-draw")  # stand pat
+                    else:
+                        if not grouped:
+                            t = p.page
+                            assert t.locator("#thrown .throw").count() == 2
+                            one = t.locator('#thrown .throw[data-draw="1"]')
+                            assert one.locator(".card").count() == 1
+                            assert "draw 1:" in one.inner_text()
+                            two = t.locator('#thrown .throw[data-draw="2"]')
+                            assert "stood pat" in two.inner_text()
+                            grouped = True
+                        p.page.click("#btn-draw")
+                elif turn == "draw":
+                    p.page.click("#btn-draw")
+            h = last_state(ann)["hand"]
+            if h and h["id"] > first + 1:
+                break
+            ann.page.wait_for_timeout(40)
+        assert waited and grouped
+        groups = ann.page.locator("#log li.hand")
+        assert groups.count() >= 2
+        assert groups.nth(0).locator(".hand-id").inner_text() == f"Hand #{first}"
+        assert "posts the big blind" in groups.nth(0).inner_text()
+        assert not (ann.errors or bob.errors)
+    finally:
+        server.stop()

@@ -244,6 +244,14 @@ function renderSeats() {
     if (!x) {
       div.classList.add("empty");
       div.appendChild(el("div", "name", "empty seat " + (s + 1)));
+      if (st.seat === null && st.online) {
+        // the lobby's seat pick: sit down in this very seat
+        const b = el("button", "take-seat", "Sit here");
+        b.type = "button";
+        b.setAttribute("aria-label", "Sit down in seat " + (s + 1));
+        b.addEventListener("click", () => joinSeat(s));
+        div.appendChild(b);
+      }
       box.appendChild(div);
       continue;
     }
@@ -308,6 +316,13 @@ function renderCenter() {
   } else {
     street = "waiting for players";
   }
+  if (!h || h.phase === "over") {
+    // nobody is dealt a hand until two players play: say so rather than stand still
+    const playing = st.seats.filter((x) => x && !x.sitting_out).length;
+    if (playing < 2) {
+      street = `waiting for players: ${playing} of the 2 needed ${playing === 1 ? "is" : "are"} playing`;
+    }
+  }
   $("street").textContent = street;
   const res = $("result");
   res.textContent = "";
@@ -351,11 +366,40 @@ function renderMe() {
       hole.appendChild(b);
     });
   }
+  const me = h ? h.players.find((x) => x.seat === st.seat) : undefined;
+  const awaitingDeal = !!(h && seated && me && !me.folded && h.phase === "draw" && !drawing &&
+    h.hole_cards.length < 5);
+  if (awaitingDeal) {
+    // thrown already (declare, then deal): the new cards come once everyone has chosen
+    for (let i = h.hole_cards.length; i < 5; i++) {
+      const e = el("span", "card back pending");
+      e.setAttribute("aria-label", "a card to come");
+      hole.appendChild(e);
+    }
+  }
   const thrown = $("thrown");
   thrown.textContent = "";
   if (h && seated && h.discards.length) {
+    // one group a draw: this seat's discard events, in order, say how many it threw
     thrown.appendChild(el("span", "label", "You threw "));
-    for (const c of h.discards) thrown.appendChild(cardEl(c));
+    let at = 0, draw = 0;
+    for (const e of st.events) {
+      if (e.kind === "begin_draw") draw = e.amount + 1;
+      if (e.kind !== "discard" || e.seat !== st.seat) continue;
+      const g = el("span", "throw");
+      g.dataset.draw = String(draw);
+      g.appendChild(el("span", "label", `draw ${draw}: `));
+      if (!e.count) g.appendChild(el("span", "pat", "stood pat"));
+      for (const c of h.discards.slice(at, at + e.count)) g.appendChild(cardEl(c));
+      at += e.count;
+      thrown.appendChild(g);
+    }
+    if (at < h.discards.length) {
+      // thrown, the new cards not dealt yet (the others still choose theirs)
+      const g = el("span", "throw");
+      for (const c of h.discards.slice(at)) g.appendChild(cardEl(c));
+      thrown.appendChild(g);
+    }
   }
   const fold = $("btn-fold"), call = $("btn-call"), raise = $("btn-raise"), draw = $("btn-draw");
   const betting = myTurn && !drawing;
@@ -379,8 +423,19 @@ function renderMe() {
   else if (!seated) hint = "You are watching. Sit down to play.";
   else if (drawing) hint = "Click the cards to throw away (click again to keep), then Draw.";
   else if (myTurn) hint = "Your turn.";
+  else if (awaitingDeal) hint = "Waiting for the deal: the others are still choosing.";
   else if (h && h.actor !== null && h.actor !== undefined) hint = `${seatName(h.actor)} to act.`;
   $("hint").textContent = hint;
+}
+
+function joinSeat(s) {
+  const name = $("join-name").value.trim();
+  if (!name) {
+    $("hint").textContent = "Type your name, then pick a seat.";
+    $("join-name").focus();
+    return;
+  }
+  send({ type: "join", name, seat: s });
 }
 
 function toggleCard(c) {
@@ -412,21 +467,34 @@ const EVENT_TEXT = {
   rake: (e) => `the house takes a rake of ${e.amount}`,
 };
 
+// the hands the log keeps: the current one and the ones before it
+const KEEP_HANDS = 10;
 function renderLog() {
-  // append only the new entries, so a screen reader announces each event once
+  // append only the new entries, so a screen reader announces each event once; a new
+  // hand starts a new group under the earlier hands' (the oldest go past KEEP_HANDS)
   const ol = $("log");
-  const hid = st.hand ? st.hand.id : null;
-  if (ol.dataset.hand !== String(hid) || Number(ol.dataset.count) > st.events.length) {
-    ol.textContent = "";
-    ol.dataset.hand = String(hid);
-    ol.dataset.count = "0";
-    if (st.hand) ol.appendChild(el("li", "hand-id", `Hand #${st.hand.id}`));
+  if (!st.hand) return;
+  const hid = String(st.hand.id);
+  let group = Array.from(ol.children).find((g) => g.dataset.hand === hid);
+  if (!group) {
+    group = el("li", "hand");
+    group.dataset.hand = hid;
+    group.dataset.count = "0";
+    group.appendChild(el("div", "hand-id", `Hand #${hid}`));
+    group.appendChild(el("ol", "hand-events"));
+    ol.appendChild(group);
+    while (ol.children.length > KEEP_HANDS) ol.firstElementChild.remove();
   }
-  for (const e of st.events.slice(Number(ol.dataset.count))) {
+  const list = group.querySelector("ol");
+  if (Number(group.dataset.count) > st.events.length) {
+    list.textContent = "";
+    group.dataset.count = "0";
+  }
+  for (const e of st.events.slice(Number(group.dataset.count))) {
     const f = EVENT_TEXT[e.kind];
-    if (f) ol.appendChild(el("li", "ev-" + e.kind, f(e)));
+    if (f) list.appendChild(el("li", "ev-" + e.kind, f(e)));
   }
-  ol.dataset.count = String(st.events.length);
+  group.dataset.count = String(st.events.length);
   ol.scrollTop = ol.scrollHeight;
 }
 
@@ -558,6 +626,7 @@ async function main() {
     st.hand = null;
     st.events = [];
     st.seat = null;
+    $("log").textContent = "";
     connect();
   });
   document.addEventListener("keydown", onKey);
