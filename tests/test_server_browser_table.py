@@ -265,3 +265,37 @@ def test_throws_are_grouped_by_draw_the_deal_is_awaited_and_the_log_keeps_hands(
         assert not (ann.errors or bob.errors)
     finally:
         server.stop()
+
+
+def test_a_broke_player_buys_in_again_from_the_page(browser: Any, tmp_path: Path) -> None:
+    args = ("--tables", "1", "--bots", "0", "--seats", "2", "--hand-pause", "0.5")
+    server = ServerProcess(tmp_path / "t.sqlite3", *args, "--buy-in", "2")
+    try:
+        ann = Page(browser, server.url + "/")
+        bob = Page(browser, server.url + "/")
+        ann.join("Ann")
+        bob.join("Bob")
+        broke = None
+        for _ in range(1500):
+            for p in (ann, bob):
+                if p.page.inner_text("#btn-sitout").startswith("Buy in again"):
+                    broke = p
+                    break
+                turn = p.my_turn()
+                if turn == "bet":
+                    p.page.click("#btn-call")
+                elif turn == "draw":
+                    p.page.click("#btn-draw")
+            if broke is not None:
+                break
+            ann.page.wait_for_timeout(40)
+        assert broke is not None, "nobody went broke"
+        assert broke.page.inner_text("#btn-sitout") == "Buy in again (2)"
+        broke.page.click("#btn-sitout")
+        broke.page.wait_for_function(
+            f"() => document.querySelector('#seat-{broke.seat} .stack').textContent !== '0'"
+        )
+        assert not broke.page.inner_text("#btn-sitout").startswith("Buy in again")
+        assert not (ann.errors or bob.errors)
+    finally:
+        server.stop()

@@ -513,3 +513,57 @@ def test_serve_options_reach_the_tables_and_the_host_check(tmp_path: Path) -> No
             assert f["code"] == "limit_reached" and "1 spectators" in f["message"]
     finally:
         server.stop()
+
+
+# -- a player with no chips left ----------------------------------------------------------------
+
+
+def test_a_broke_player_is_told_and_can_buy_in_again(db: Path) -> None:
+    """ "Come back" of a broke player did nothing and said nothing (his sit_in was taken,
+    then undone between hands); it is refused with what to do, and ``rebuy`` buys in
+    again."""
+    cfg = table(rules=Rules(max_players=2), buy_in=2, seat_timeout=0, sit_out_timeout=0)
+    with client(db, [cfg]) as c, peers(c, 2) as (a, b):
+        a.hello()
+        a.join("Ann", 0)
+        b.hello()
+        b.join("Bob", 1)
+        broke = None
+        for _ in range(2000):
+            for p in (a, b):
+                s = p.sync()
+                assert s is not None
+                seats = s["seats"]
+                gone = [
+                    k
+                    for k in (0, 1)
+                    if seats[k]["stack"] == 0
+                    and seats[k]["sitting_out"]
+                    and not seats[k]["waiting"]
+                ]
+                if gone and (s["hand"] is None or s["hand"]["phase"] == "over"):
+                    broke = (a, b)[gone[0]]
+                    break
+                if p.my_turn():
+                    kinds = {x["kind"] for x in s["hand"]["legal_actions"]}
+                    if "discard" in kinds:
+                        p.act({"kind": "discard", "cards": []})
+                    else:
+                        p.act({"kind": "call" if "call" in kinds else "check"})
+            if broke is not None:
+                break
+        assert broke is not None, "nobody went broke"
+        rich = b if broke is a else a
+        rich.send(type="rebuy")
+        err = rich.until(lambda f: f["type"] == "error")
+        assert err["code"] == "not_allowed" and "still have chips" in err["message"]
+        broke.send(type="sit_in")
+        err = broke.until(lambda f: f["type"] == "error")
+        assert err["code"] == "not_allowed" and "rebuy" in err["message"]
+        broke.send(type="rebuy")
+        f = broke.until(
+            lambda f: f["type"] == "state" and f["seats"][broke.seat]["stack"] == 2  # type: ignore[index]
+        )
+        assert not f["seats"][broke.seat]["sitting_out"]  # type: ignore[index]
+    state = stored(db)["t1"]
+    assert state["chips_in"] == 6 and check_chips(state) == 6 - state["chips_out"]

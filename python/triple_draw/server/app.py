@@ -224,6 +224,8 @@ def handle_message(runner: TableRunner, conn: Any, data: str | bytes, hello: boo
         runner.sit_out(conn)
     elif kind == "sit_in":
         runner.sit_in(conn)
+    elif kind == "rebuy":
+        runner.rebuy(conn)
     elif kind == "leave":
         runner.leave(conn)
     return hello

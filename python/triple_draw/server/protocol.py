@@ -72,6 +72,7 @@ CLIENT_PARTS = {
     "act": "act",
     "sit_out": "bare",
     "sit_in": "bare",
+    "rebuy": "bare",
     "leave": "bare",
     "ping": "bare",
 }

@@ -657,13 +657,34 @@ class TableRunner:
         s = self._seat_of(client)
         ts = client.seat
         assert ts is not None
-        if self.table.seats[ts] is None and not s.pending and self._in_hand(ts) is None:
-            raise ProtocolError("not_allowed", "you have no chips left: leave and join again")
+        # (the hand he went broke in is still the table's last one until the next deal)
+        playing = self.in_progress and self._in_hand(ts) is not None
+        if self.table.seats[ts] is None and not s.pending and not playing:
+            raise ProtocolError("not_allowed", "you have no chips left: buy in again (rebuy)")
         if s.sitting_out:
             s.sitting_out = False
             self._timeouts.pop(ts, None)
             self._between_hands()
             self._save_seating()
+        self._changed()
+
+    def rebuy(self, client: Client) -> None:
+        """A player with no chips left buys in again (the table's buy-in), and is dealt in
+        as a new player is (he had sat out since he went broke)."""
+        s = self._seat_of(client)
+        ts = client.seat
+        assert ts is not None
+        playing = self.in_progress and self._in_hand(ts) is not None
+        if s.leaving or self.table.seats[ts] is not None or s.pending or playing:
+            raise ProtocolError(
+                "not_allowed", "you still have chips here: a rebuy is for a player who has none"
+            )
+        s.pending = self.config.buy_in
+        self.chips_in += self.config.buy_in
+        s.sitting_out = False
+        self._timeouts.pop(ts, None)
+        self._between_hands()
+        self._save_seating()
         self._changed()
 
     def leave(self, client: Client) -> None:

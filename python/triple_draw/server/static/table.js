@@ -192,6 +192,11 @@ function myBet() {
   const p = h ? h.players.find((x) => x.seat === st.seat) : undefined;
   return p ? p.bet : 0;
 }
+function isBroke() {
+  // no chips left and not in a hand: the seat can only buy in again (or leave)
+  const x = st.seats[st.seat];
+  return !!x && x.stack === 0 && x.sitting_out && !inRunningHand();
+}
 function inRunningHand() {
   const h = st.hand;
   if (!h || h.phase === "over" || st.seat === null) return false;
@@ -344,7 +349,10 @@ function renderMe() {
   $("join-form").hidden = seated;
   $("seat-controls").hidden = !seated;
   if (seated && st.seats[st.seat]) {
-    $("btn-sitout").textContent = st.seats[st.seat].sitting_out ? "Come back" : "Sit out";
+    const x = st.seats[st.seat];
+    $("btn-sitout").textContent = isBroke()
+      ? `Buy in again (${st.info ? st.info.buy_in : ""})`
+      : x.sitting_out ? "Come back" : "Sit out";
   }
   const h = st.hand;
   const hole = $("hole");
@@ -609,7 +617,8 @@ async function main() {
   $("btn-draw").addEventListener("click", onDraw);
   $("btn-sitout").addEventListener("click", () => {
     const me = st.seats[st.seat];
-    send({ type: me && me.sitting_out ? "sit_in" : "sit_out" });
+    if (isBroke()) send({ type: "rebuy" });
+    else send({ type: me && me.sitting_out ? "sit_in" : "sit_out" });
   });
   $("btn-leave").addEventListener("click", () => {
     if (inRunningHand() && !window.confirm("Leave now? Your hand is folded and you leave the table.")) return;
