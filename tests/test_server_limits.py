@@ -567,3 +567,27 @@ def test_a_broke_player_is_told_and_can_buy_in_again(db: Path) -> None:
         assert not f["seats"][broke.seat]["sitting_out"]  # type: ignore[index]
     state = stored(db)["t1"]
     assert state["chips_in"] == 6 and check_chips(state) == 6 - state["chips_out"]
+
+
+# -- the clock across a restart -----------------------------------------------------------------
+
+
+def test_a_restart_does_not_give_the_player_to_act_a_fresh_clock(db: Path) -> None:
+    cfg = table(rules=Rules(max_players=2), clock=30.0, seat_timeout=0, sit_out_timeout=0)
+    with client(db, [cfg]) as c, peers(c, 2) as (a, b):
+        a.hello()
+        a.join("Ann", 0)
+        b.hello()
+        b.join("Bob", 1)
+        s = a.sync()
+        assert s is not None and s["clock"] is not None
+        decision = (s["hand"]["id"], s["hand"]["seq"])
+        time.sleep(2.0)
+    with client(db, [cfg]) as c, c.websocket_connect("/ws/t1") as w:
+        p = Peer(w)
+        p.hello()
+        s = p.sync()
+        assert s is not None
+        assert (s["hand"]["id"], s["hand"]["seq"]) == decision  # the same decision
+        assert s["clock"]["total"] == 30.0
+        assert 20.0 < s["clock"]["remaining"] <= 28.0, s["clock"]  # not a fresh 30 s

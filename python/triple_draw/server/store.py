@@ -108,6 +108,12 @@ class Store(ABC):
         """The stored actions of a hand from number ``seq`` on: ``(seq, table seat,
         action)``, in order."""
 
+    def decision_started(self, hand_id: int, seq: int) -> float | None:
+        """When decision number ``seq`` of a hand began (``time.time()``): when its
+        previous action was stored, or when the hand began. ``None``: not known (a store
+        that keeps no times; a restarted clock then starts afresh)."""
+        return None
+
     @abstractmethod
     def hands_of(self, player: str, limit: int = 1000, offset: int = 0) -> list[PlayedHand]:
         """The finished hands ``player`` played, oldest first, at most ``limit`` of them
@@ -333,6 +339,17 @@ class SQLiteStore(Store):
                 (hand_id, seq),
             ).fetchall()
         return [(s, ts, json.loads(a)) for s, ts, a in rows]
+
+    def decision_started(self, hand_id: int, seq: int) -> float | None:
+        with self._lock:
+            if seq == 0:
+                row = self._db.execute("SELECT started FROM hands WHERE id = ?", (hand_id,))
+            else:
+                row = self._db.execute(
+                    "SELECT at FROM actions WHERE hand_id = ? AND seq = ?", (hand_id, seq - 1)
+                )
+            found = row.fetchone()
+        return None if found is None else float(found[0])
 
     def close(self) -> None:
         self._closed.set()

@@ -35,6 +35,7 @@ import json
 import logging
 import re
 import secrets
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -55,6 +56,9 @@ log = logging.getLogger("triple_draw.server")
 STATE_VERSION = 2
 #: Consecutive timeouts after which a player is sat out.
 TIMEOUTS_TO_SIT_OUT = 2
+#: Seconds a player to act gets after a restart when his time ran out while the server
+#: was down (at most the clock), to reconnect.
+RESTART_GRACE = 10.0
 #: Unicode categories a name may not hold: control, format (zero-width and direction
 #: marks), surrogates, private use, unassigned, line and paragraph separators.
 _NAME_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -307,6 +311,9 @@ class TableRunner:
         self._away: dict[int, float] = {}
         self._out: dict[int, float] = {}
         self._sweeper: asyncio.TimerHandle | None = None
+        #: the decision waited for when the table was loaded, and the seconds its clock
+        #: has left (a restart gives no fresh clock)
+        self._resume: tuple[tuple[Any, ...], float] | None = None
         #: the tables of the server (the per-address seat limit counts over all of them)
         self.room: list[TableRunner] = [self]
         #: seats one address may hold over the room, spectators this table takes (0: no
@@ -914,7 +921,10 @@ class TableRunner:
             elif s.sitting_out or s.leaving:
                 self._schedule(("auto", *key), 0.0, self._auto, key, False)
             else:
-                self._schedule(("clock", *key), self.config.clock, self._auto, key, True)
+                clock = self.config.clock
+                if self._resume is not None and self._resume[0] == key:
+                    clock = self._resume[1]
+                self._schedule(("clock", *key), clock, self._auto, key, True)
                 assert self._timer is not None
                 self._deadline = self._timer.when()
         else:
@@ -925,7 +935,15 @@ class TableRunner:
 
     def start(self) -> None:
         """Begin running (on the event loop): resume the hand in progress or deal, and
-        watch the seats of absent players (a restart counts their absence from now)."""
+        watch the seats of absent players (a restart counts their absence from now). The
+        clock of a decision waited for goes on from when it began (as stored), with at
+        least :data:`RESTART_GRACE` seconds to reconnect if it ran out meanwhile."""
+        if self.in_progress:
+            began = self.store.decision_started(self.hand_id, self.seq)
+            if began is not None:
+                clock = self.config.clock
+                left = clock - max(0.0, time.time() - began)
+                self._resume = ((self.hand_id, self.seq), max(left, min(clock, RESTART_GRACE)))
         self._changed()
         self._sweep_later()
 
