@@ -299,3 +299,28 @@ def test_a_broke_player_buys_in_again_from_the_page(browser: Any, tmp_path: Path
         assert not (ann.errors or bob.errors)
     finally:
         server.stop()
+
+
+def test_the_time_bank_shows_and_runs_when_the_clock_is_out(browser: Any, tmp_path: Path) -> None:
+    args = ("--tables", "1", "--bots", "0", "--seats", "2", "--hand-pause", "1")
+    server = ServerProcess(tmp_path / "t.sqlite3", *args, "--clock", "4", "--time-bank", "20")
+    try:
+        ann = Page(browser, server.url + "/")
+        bob = Page(browser, server.url + "/")
+        ann.join("Ann")
+        bob.join("Bob")
+        me, _, h = hand_started(ann, bob)
+        p = me.page
+        assert "+ 20 s bank" in p.inner_text("#clock-text")
+        p.wait_for_function(
+            "() => document.getElementById('clock-text').textContent.includes('time bank')",
+            timeout=10000,
+        )
+        assert p.is_enabled("#btn-call")  # still his decision, on the bank's time
+        p.click("#btn-call")
+        p.wait_for_timeout(300)
+        acks = [f for f in me.frames if f["type"] == "ack"]
+        assert acks and acks[-1]["hand"] == h["id"] and acks[-1]["seq"] == h["seq"]
+        assert not (ann.errors or bob.errors)
+    finally:
+        server.stop()

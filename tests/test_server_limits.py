@@ -591,3 +591,42 @@ def test_a_restart_does_not_give_the_player_to_act_a_fresh_clock(db: Path) -> No
         assert (s["hand"]["id"], s["hand"]["seq"]) == decision  # the same decision
         assert s["clock"]["total"] == 30.0
         assert 20.0 < s["clock"]["remaining"] <= 28.0, s["clock"]  # not a fresh 30 s
+
+
+# -- the time bank ------------------------------------------------------------------------------
+
+
+def test_the_time_bank_runs_when_the_clock_runs_out_and_what_is_used_is_gone(db: Path) -> None:
+    cfg = table(
+        rules=Rules(max_players=2), clock=0.4, time_bank=1.5, seat_timeout=0, sit_out_timeout=0
+    )
+    with client(db, [cfg]) as c, peers(c, 2) as (a, b):
+        a.hello()
+        a.join("Ann", 0)
+        b.hello()
+        b.join("Bob", 1)
+        p, _ = (a, b) if a.sync() and a.my_turn() else (b, a)
+        s0 = p.sync()
+        assert s0 is not None
+        clock = s0["clock"]
+        assert clock["in_time_bank"] is False and clock["time_bank"] == 1.5
+        f = p.until(lambda f: f["type"] == "state" and f["clock"] and f["clock"]["in_time_bank"])
+        # the same decision, now on the bank's time (the clock did not act for him)
+        assert (f["hand"]["id"], f["hand"]["seq"]) == (s0["hand"]["id"], s0["hand"]["seq"])
+        assert 0 < f["clock"]["remaining"] <= 1.5
+        time.sleep(0.5)  # some of the bank is used, then he acts: no timeout
+        assert p.act({"kind": "call"})["type"] == "ack"
+        # his next decision: the bank holds what was left of it
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            s = p.sync()
+            assert s is not None
+            if p.my_turn() and s["clock"] and not s["clock"]["in_time_bank"]:
+                assert 0.2 < s["clock"]["time_bank"] < 1.2, s["clock"]
+                break
+            q = b if p is a else a
+            if q.sync() and q.my_turn():
+                betting = q.state["hand"]["phase"] == "bet"  # type: ignore[index]
+                q.act({"kind": "check"} if betting else {"kind": "discard", "cards": []})
+        else:
+            raise AssertionError("his turn did not come again")

@@ -105,6 +105,13 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         "and IP addresses always; any other Host is refused: DNS rebinding)",
     )
     p.add_argument(
+        "--time-bank",
+        type=_positive(float),
+        default=30.0,
+        help="seconds of time bank each player gets, used when his clock runs out "
+        "(default 30; 0: none)",
+    )
+    p.add_argument(
         "--seat-timeout",
         type=_positive(float),
         default=120.0,
@@ -144,8 +151,7 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         type=_positive(float),
         default=30.0,
         metavar="N",
-        help="history downloads one client address may make a minute (default 30; 0: no "
-        "limit)",
+        help="history downloads one client address may make a minute (default 30; 0: no limit)",
     )
     p.add_argument(
         "--rate",
@@ -192,6 +198,7 @@ def build_tables(args: argparse.Namespace) -> list[Any]:
             bot_delay=args.bot_delay,
             hand_pause=args.hand_pause,
             seat_timeout=args.seat_timeout,
+            time_bank=args.time_bank,
             sit_out_timeout=args.sit_out_timeout,
         )
         for k in range(args.tables)

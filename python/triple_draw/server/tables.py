@@ -145,6 +145,9 @@ class TableConfig:
     #: seconds a player may sit out (by choice, by the clock or broke) before his seat is
     #: freed and his chips cashed out (0: never)
     sit_out_timeout: float = 600.0
+    #: seconds of time bank each player gets when he sits down: used, as far as needed,
+    #: when his action clock runs out (0: none)
+    time_bank: float = 0.0
 
     def info(self) -> dict[str, Any]:
         r = self.rules
@@ -314,6 +317,10 @@ class TableRunner:
         #: the decision waited for when the table was loaded, and the seconds its clock
         #: has left (a restart gives no fresh clock)
         self._resume: tuple[tuple[Any, ...], float] | None = None
+        #: seconds of time bank each seat has left (in memory: a restart fills them), and
+        #: the decision whose player is using his: (key, table seat, loop time it began)
+        self._bank: dict[int, float] = {}
+        self._banking: tuple[tuple[Any, ...], int, float] | None = None
         #: the tables of the server (the per-address seat limit counts over all of them)
         self.room: list[TableRunner] = [self]
         #: seats one address may hold over the room, spectators this table takes (0: no
@@ -475,10 +482,16 @@ class TableRunner:
             return None
         assert self.hand is not None
         loop = asyncio.get_running_loop()
+        ts = self.seat_map[self.hand.actor]
+        banking = self._banking is not None
         return {
-            "seat": self.seat_map[self.hand.actor],
+            "seat": ts,
             "remaining": round(max(0.0, self._deadline - loop.time()), 2),
             "total": self.config.clock,
+            # the actor's time bank: running now (remaining is what is left of it), or
+            # the seconds it holds for when the clock runs out
+            "in_time_bank": banking,
+            "time_bank": 0.0 if banking else round(self.bank_left(ts), 2),
         }
 
     def _shared(self) -> _Broadcast:
@@ -631,6 +644,7 @@ class TableRunner:
         elif not self._free(seat):
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
         token = secrets.token_urlsafe(32)
+        self._bank[seat] = self.config.time_bank
         self.seats[seat] = Seat(name, token_key(token), self.config.buy_in, address=client.address)
         self.chips_in += self.config.buy_in
         self._between_hands()
@@ -906,9 +920,33 @@ class TableRunner:
         self._timer_for = key
         self._timer = loop.call_later(delay, self._guard, fn, *args)
 
+    def bank_left(self, ts: int) -> float:
+        """Seconds of time bank table seat ``ts`` has left."""
+        return self._bank.get(ts, self.config.time_bank)
+
+    def _clock_out(self, key: tuple[Any, ...]) -> None:
+        """The action clock ran out: the player's time bank runs, if he has some left."""
+        if key != (self.hand_id, self.seq) or not self.in_progress:
+            return
+        hand = self.hand
+        assert hand is not None
+        ts = self.seat_map[hand.actor]
+        if self.bank_left(ts) < 0.05:
+            self._auto(key, True)
+            return
+        self._banking = (key, ts, asyncio.get_running_loop().time())
+        self._changed()
+
     def _changed(self) -> None:
         """Plan what happens next (bot move, clock, next hand), then tell everybody."""
         self._deadline = None
+        key_now = (self.hand_id, self.seq)
+        if self._banking is not None and (self._banking[0] != key_now or not self.in_progress):
+            # the decision that used the time bank is over: what it used is gone
+            _, ts, began = self._banking
+            used = asyncio.get_running_loop().time() - began
+            self._bank[ts] = max(0.0, self.bank_left(ts) - used)
+            self._banking = None
         if self.in_progress:
             hand = self.hand
             assert hand is not None
@@ -920,11 +958,15 @@ class TableRunner:
                 self._schedule(("bot", *key), self.config.bot_delay, self._bot_act, key)
             elif s.sitting_out or s.leaving:
                 self._schedule(("auto", *key), 0.0, self._auto, key, False)
+            elif self._banking is not None:
+                self._schedule(("bank", *key), self.bank_left(ts), self._auto, key, True)
+                assert self._timer is not None
+                self._deadline = self._timer.when()
             else:
                 clock = self.config.clock
                 if self._resume is not None and self._resume[0] == key:
                     clock = self._resume[1]
-                self._schedule(("clock", *key), clock, self._auto, key, True)
+                self._schedule(("clock", *key), clock, self._clock_out, key)
                 assert self._timer is not None
                 self._deadline = self._timer.when()
         else:

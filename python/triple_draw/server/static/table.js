@@ -527,8 +527,12 @@ function renderClock() {
   bar.setAttribute("aria-valuemax", String(c.total));
   bar.setAttribute("aria-valuenow", left.toFixed(0));
   bar.classList.toggle("low", left < 5);
+  // the actor's time bank: running now, or what it holds for when the clock runs out
+  const bank = c.in_time_bank ? "time bank " : "";
+  const more = !c.in_time_bank && c.time_bank ? ` + ${Math.ceil(c.time_bank)} s bank` : "";
+  bar.classList.toggle("bank", !!c.in_time_bank);
   $("clock-text").textContent =
-    `${seatName(c.seat)}: ${Math.ceil(left)} s` + (st.online ? "" : " (paused: reconnecting)");
+    `${seatName(c.seat)}: ${bank}${Math.ceil(left)} s${more}` + (st.online ? "" : " (paused: reconnecting)");
 }
 
 // ---- actions ----------------------------------------------------------------------------
