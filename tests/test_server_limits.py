@@ -479,13 +479,20 @@ def test_serve_options_reach_the_tables_and_the_host_check(tmp_path: Path) -> No
     from server_util import ServerProcess
 
     from triple_draw.cli import build_parser
-    from triple_draw.server.cli import build_tables
+    from triple_draw.server.cli import allowed_hosts, build_tables
 
     args = build_parser().parse_args(
         ["serve", "--seat-timeout", "5", "--sit-out-timeout", "0", "--tables", "1"]
     )
     (cfg,) = build_tables(args)
     assert (cfg.seat_timeout, cfg.sit_out_timeout) == (5.0, 0.0)
+    parse = build_parser().parse_args
+    assert allowed_hosts(parse(["serve"])) == []  # 127.0.0.1: an address
+    assert allowed_hosts(parse(["serve", "--host", "::"])) == []
+    assert allowed_hosts(parse(["serve", "--host", "box.lan", "--allow-host", "a.example"])) == [
+        "a.example",
+        "box.lan",
+    ]
     server = ServerProcess(
         tmp_path / "t.sqlite3",
         *("--tables", "1", "--allow-host", "poker.example", "--max-spectators", "1"),

@@ -13,7 +13,7 @@ from typing import Any
 
 from triple_draw.errors import ArgumentError
 
-__all__ = ["add_serve_parser", "build_tables", "run"]
+__all__ = ["add_serve_parser", "allowed_hosts", "build_tables", "run"]
 
 EXTRA_HINT = "pip install 'triple_draw[server]'"
 REQUIRED = ("starlette", "uvicorn", "websockets", "fastjsonschema")
@@ -205,6 +205,20 @@ def build_tables(args: argparse.Namespace) -> list[Any]:
     ]
 
 
+def allowed_hosts(args: argparse.Namespace) -> list[str]:
+    """The host names the server answers to besides ``localhost`` and IP addresses: the
+    ``--allow-host`` names, and ``--host`` when it is a name (not an address)."""
+    import ipaddress
+
+    names = list(args.allow_host or ())
+    try:
+        ipaddress.ip_address(args.host.strip("[]"))
+    except ValueError:
+        if args.host:
+            names.append(args.host)
+    return names
+
+
 def run(args: argparse.Namespace) -> int:
     missing = [m for m in REQUIRED if importlib.util.find_spec(m) is None]
     if missing:
@@ -228,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
             allowed_origins=args.allow_origin,
             rate=args.rate,
             burst=max(1, int(2 * args.rate)),
-            allowed_hosts=args.allow_host,
+            allowed_hosts=allowed_hosts(args),
             connections_per_address=args.max_connections_per_address,
             seats_per_address=args.max_seats_per_address,
             spectators_per_table=args.max_spectators,
