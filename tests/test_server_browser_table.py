@@ -324,3 +324,27 @@ def test_the_time_bank_shows_and_runs_when_the_clock_is_out(browser: Any, tmp_pa
         assert not (ann.errors or bob.errors)
     finally:
         server.stop()
+
+
+def test_a_short_stack_adds_chips_between_hands(browser: Any, tmp_path: Path) -> None:
+    args = ("--tables", "1", "--bots", "0", "--seats", "2", "--hand-pause", "6")
+    server = ServerProcess(tmp_path / "t.sqlite3", *args, "--buy-in", "40")
+    try:
+        ann = Page(browser, server.url + "/")
+        bob = Page(browser, server.url + "/")
+        ann.join("Ann")
+        bob.join("Bob")
+        sb, _, _ = hand_started(ann, bob)
+        assert not sb.page.is_visible("#btn-addchips")  # 40 chips, in a hand
+        sb.page.click("#btn-fold")  # the small blind folds: 39 chips
+        sb.page.wait_for_selector("#btn-addchips:not([hidden])")
+        assert sb.page.inner_text("#btn-addchips") == "Add chips (to 40)"
+        assert sb.page.inner_text(f"#seat-{sb.seat} .stack") == "39"
+        sb.page.click("#btn-addchips")
+        sb.page.wait_for_function(
+            f"() => document.querySelector('#seat-{sb.seat} .stack').textContent === '40'"
+        )
+        sb.page.wait_for_selector("#btn-addchips", state="hidden")
+        assert not (ann.errors or bob.errors)
+    finally:
+        server.stop()

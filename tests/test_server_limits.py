@@ -563,7 +563,7 @@ def test_a_broke_player_is_told_and_can_buy_in_again(db: Path) -> None:
         rich = b if broke is a else a
         rich.send(type="rebuy")
         err = rich.until(lambda f: f["type"] == "error")
-        assert err["code"] == "not_allowed" and "still have chips" in err["message"]
+        assert err["code"] == "not_allowed" and "tops up to the buy-in, 2" in err["message"]
         broke.send(type="sit_in")
         err = broke.until(lambda f: f["type"] == "error")
         assert err["code"] == "not_allowed" and "rebuy" in err["message"]
@@ -637,3 +637,66 @@ def test_the_time_bank_runs_when_the_clock_runs_out_and_what_is_used_is_gone(db:
                 q.act({"kind": "check"} if betting else {"kind": "discard", "cards": []})
         else:
             raise AssertionError("his turn did not come again")
+
+
+def test_a_player_short_of_the_buy_in_tops_up_between_hands(db: Path) -> None:
+    cfg = table(
+        rules=Rules(max_players=2),
+        buy_in=100,
+        seat_timeout=0,
+        sit_out_timeout=0,
+        hand_pause=1.0,  # (so that the end of a hand is seen)
+    )
+    with client(db, [cfg]) as c, peers(c, 2) as (a, b):
+        a.hello()
+        a.join("Ann", 0)
+        b.hello()
+        b.join("Bob", 1)
+        # Ann raises, Bob folds: Ann has more than the buy-in, Bob less
+        done = False
+        for _ in range(200):
+            for p in (a, b):
+                s = p.sync()
+                assert s is not None
+                if s["hand"] and s["hand"]["phase"] == "over":
+                    done = True
+                    break
+                if p.my_turn():
+                    kinds = {x["kind"] for x in s["hand"]["legal_actions"]}
+                    if p is b and "fold" in kinds:
+                        p.act({"kind": "fold"})
+                    elif "raise" in kinds and p is a:
+                        p.act({"kind": "raise"})
+                    elif "discard" in kinds:
+                        p.act({"kind": "discard", "cards": []})
+                    else:
+                        p.act({"kind": "call" if "call" in kinds else "check"})
+            if done:
+                break
+        assert done
+        # during the next hand: between hands only (both are in it)
+        deadline = time.monotonic() + 10
+        while (h := b.sync()) is not None and h["hand"]["phase"] == "over":
+            assert time.monotonic() < deadline, ("no next hand", h)
+            time.sleep(0.02)
+        assert h is not None
+        b.send(type="rebuy")
+        err = b.until(lambda f: f["type"] == "error")
+        assert "between hands" in err["message"], err
+        a.send(type="sit_out")
+        b.send(type="sit_out")
+        # (the hand plays out: folds for both, as they sit out)
+        while (f := b.sync()) is not None and f["hand"]["phase"] != "over":
+            assert time.monotonic() < deadline + 10, "the hand did not end"
+            time.sleep(0.02)
+        assert f is not None and f["hand"]["id"] == h["hand"]["id"]
+        seats = f["seats"]
+        short = seats[1]["stack"]
+        assert short < 100 < seats[0]["stack"]
+        a.send(type="rebuy")
+        assert "a rebuy tops up" in a.until(lambda f: f["type"] == "error")["message"]
+        b.send(type="rebuy")
+        f = b.until(lambda f: f["type"] == "state" and f["seats"][1]["stack"] == 100)
+        assert f["seats"][1]["sitting_out"]  # a top-up does not sit him in
+    state = stored(db)["t1"]
+    assert state["chips_in"] == 200 + (100 - short) and check_chips(state) == state["chips_in"]

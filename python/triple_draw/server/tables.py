@@ -471,7 +471,8 @@ class TableRunner:
                     # a player with no chips left (not at the table) sits out
                     "sitting_out": s.sitting_out or s.leaving or not (at_table or s.pending),
                     # not dealt in yet: waiting for the big blind or to post
-                    "waiting": not s.sitting_out and (status == "waiting" or s.pending > 0),
+                    "waiting": not s.sitting_out
+                    and (status == "waiting" or (s.pending > 0 and not at_table)),
                     "connected": s.bot or ts in connected,
                 }
             )
@@ -690,20 +691,31 @@ class TableRunner:
         self._changed()
 
     def rebuy(self, client: Client) -> None:
-        """A player with no chips left buys in again (the table's buy-in), and is dealt in
-        as a new player is (he had sat out since he went broke)."""
+        """Chips up to the table's buy-in, outside the hands the player is in: a player with
+        no chips left buys in again (and is dealt in as a new player is: he had sat out
+        since he went broke), one with fewer chips than the buy-in is topped up to it
+        (added at once, or when the running hand ends)."""
         s = self._seat_of(client)
         ts = client.seat
         assert ts is not None
-        playing = self.in_progress and self._in_hand(ts) is not None
-        if s.leaving or self.table.seats[ts] is not None or s.pending or playing:
+        if s.leaving:
+            raise ProtocolError("not_allowed", "you are leaving this table")
+        if self.in_progress and self._in_hand(ts) is not None:
             raise ProtocolError(
-                "not_allowed", "you still have chips here: a rebuy is for a player who has none"
+                "not_allowed", "chips are added between hands: wait for the end of this one"
             )
-        s.pending = self.config.buy_in
-        self.chips_in += self.config.buy_in
-        s.sitting_out = False
-        self._timeouts.pop(ts, None)
+        stack = self.table.seats[ts]
+        held = (stack or 0) + s.pending
+        if held >= self.config.buy_in:
+            raise ProtocolError(
+                "not_allowed",
+                f"you have {held} chips; a rebuy tops up to the buy-in, {self.config.buy_in}",
+            )
+        if stack is None and not s.pending:  # broke: he plays again
+            s.sitting_out = False
+            self._timeouts.pop(ts, None)
+        s.pending += self.config.buy_in - held
+        self.chips_in += self.config.buy_in - held
         self._between_hands()
         self._save_seating()
         self._changed()
@@ -744,6 +756,9 @@ class TableRunner:
                     s.sitting_out = True
                     continue
                 t.sit(ts, s.pending)
+                s.pending = 0
+            elif s.pending:  # chips added (a top-up): now that no hand runs
+                t.rebuy(ts, s.pending)
                 s.pending = 0
             status = t.status(ts)
             if s.sitting_out and status != "sitting_out":

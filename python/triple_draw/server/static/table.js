@@ -354,6 +354,12 @@ function renderMe() {
       ? `Buy in again (${st.info ? st.info.buy_in : ""})`
       : x.sitting_out ? "Come back" : "Sit out";
   }
+  // a top-up to the buy-in, between the hands this seat plays
+  const add = $("btn-addchips");
+  const buyIn = st.info ? st.info.buy_in : 0;
+  const me0 = seated ? st.seats[st.seat] : null;
+  add.hidden = !(st.online && me0 && !isBroke() && !inRunningHand() && me0.stack < buyIn);
+  add.textContent = `Add chips (to ${buyIn})`;
   const h = st.hand;
   const hole = $("hole");
   hole.textContent = "";
@@ -624,6 +630,7 @@ async function main() {
     if (isBroke()) send({ type: "rebuy" });
     else send({ type: me && me.sitting_out ? "sit_in" : "sit_out" });
   });
+  $("btn-addchips").addEventListener("click", () => send({ type: "rebuy" }));
   $("btn-leave").addEventListener("click", () => {
     if (inRunningHand() && !window.confirm("Leave now? Your hand is folded and you leave the table.")) return;
     send({ type: "leave" });
