@@ -212,49 +212,55 @@ def test_the_lobby_picks_a_seat_and_the_table_says_why_it_waits(
 def test_throws_are_grouped_by_draw_the_deal_is_awaited_and_the_log_keeps_hands(
     browser: Any, tmp_path: Path
 ) -> None:
-    """Draw 1: throw one card; draw 2: stand pat; the log keeps the hand before."""
+    """Draw 1: throw one card; draw 2: stand pat; the log keeps the hand before. The page
+    drives itself by what it shows (its street and hand), not by the frames it got."""
+    import time
+
     server = ServerProcess(tmp_path / "t.sqlite3", *ARGS)
     try:
         ann = Page(browser, server.url + "/")
         bob = Page(browser, server.url + "/")
         ann.join("Ann")
         bob.join("Bob")
-        first = hand_started(ann, bob)[2]["id"]
+        first = str(hand_started(ann, bob)[2]["id"])
         waited = grouped = False
-        for _ in range(1500):
+        deadline = time.monotonic() + 150
+        while time.monotonic() < deadline:
             for p in (ann, bob):
+                t = p.page
                 turn = p.my_turn()
-                h = last_state(p)["hand"]
+                shown = t.locator("#log li.hand").last.get_attribute("data-hand")
+                street = t.inner_text("#street")
                 if turn == "bet":
-                    p.page.click("#btn-call")
-                elif turn == "draw" and h and h["id"] == first:
-                    if h["street"] == 0:
-                        p.page.locator("#hole button.card").nth(0).click()
-                        p.page.click("#btn-draw")
-                        # declare, then deal: the first to throw waits for the deal
-                        other = bob if p is ann else ann
-                        if not waited and other.my_turn() == "draw":
-                            p.page.wait_for_selector("#hole .card.pending")
-                            assert p.page.locator("#hole button.card").count() == 4
-                            assert "Waiting for the deal" in p.page.inner_text("#hint")
-                            waited = True
-                    elif h["street"] == 1:
-                        p.page.click("#btn-draw")  # stand pat
-                    else:
-                        if not grouped:
-                            t = p.page
-                            assert t.locator("#thrown .throw").count() == 2
-                            one = t.locator('#thrown .throw[data-draw="1"]')
-                            assert one.locator(".card").count() == 1
-                            assert "draw 1:" in one.inner_text()
-                            two = t.locator('#thrown .throw[data-draw="2"]')
-                            assert "stood pat" in two.inner_text()
-                            grouped = True
-                        p.page.click("#btn-draw")
+                    t.click("#btn-call")
+                elif turn == "draw" and shown == first and street.startswith("draw 1"):
+                    other = bob if p is ann else ann
+                    first_to_throw = t.locator(f"#seat-{other.seat} .draws").count() == 0
+                    t.locator("#hole button.card").nth(0).click()
+                    t.wait_for_function(
+                        "() => document.getElementById('btn-draw').textContent.startsWith('Draw 1')"
+                    )
+                    t.click("#btn-draw")
+                    if first_to_throw and not waited:
+                        # declare, then deal: he holds 4 cards until the other has chosen
+                        t.wait_for_selector("#hole .card.pending", timeout=10000)
+                        assert t.locator("#hole button.card").count() == 4
+                        assert "Waiting for the deal" in t.inner_text("#hint")
+                        waited = True
+                elif turn == "draw" and shown == first and street.startswith("draw 3"):
+                    if not grouped:
+                        assert t.locator("#thrown .throw").count() == 2
+                        one = t.locator('#thrown .throw[data-draw="1"]')
+                        assert one.locator(".card").count() == 1
+                        assert "draw 1:" in one.inner_text()
+                        two = t.locator('#thrown .throw[data-draw="2"]')
+                        assert "stood pat" in two.inner_text()
+                        grouped = True
+                    t.click("#btn-draw")
                 elif turn == "draw":
-                    p.page.click("#btn-draw")
-            h = last_state(ann)["hand"]
-            if h and h["id"] > first + 1:
+                    t.click("#btn-draw")  # stand pat
+            shown = ann.page.locator("#log li.hand").last.get_attribute("data-hand")
+            if shown and int(shown) > int(first) + 1:
                 break
             ann.page.wait_for_timeout(40)
         assert waited and grouped
