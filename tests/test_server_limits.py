@@ -205,14 +205,15 @@ def test_a_disconnected_players_seat_is_freed_and_his_chips_cashed_out(db: Path)
 
 
 def test_a_player_who_comes_back_in_time_keeps_his_seat(db: Path) -> None:
-    cfg = table(seat_timeout=0.6, sit_out_timeout=0)
+    # away 0.3 s at a time, 8 times: longer than the timeout in all, never at once
+    cfg = table(seat_timeout=2.0, sit_out_timeout=0)
     with client(db, [cfg]) as c, c.websocket_connect("/ws/t1") as w:
         with c.websocket_connect("/ws/t1") as ws:
             p = Peer(ws)
             p.hello()
             p.join("Ann")
             token = p.token
-        for _ in range(4):
+        for _ in range(8):
             time.sleep(0.3)
             with c.websocket_connect("/ws/t1") as ws:
                 q = Peer(ws)
@@ -605,7 +606,7 @@ def test_a_restart_does_not_give_the_player_to_act_a_fresh_clock(db: Path) -> No
 
 def test_the_time_bank_runs_when_the_clock_runs_out_and_what_is_used_is_gone(db: Path) -> None:
     cfg = table(
-        rules=Rules(max_players=2), clock=0.4, time_bank=1.5, seat_timeout=0, sit_out_timeout=0
+        rules=Rules(max_players=2), clock=0.4, time_bank=3.0, seat_timeout=0, sit_out_timeout=0
     )
     with client(db, [cfg]) as c, peers(c, 2) as (a, b):
         a.hello()
@@ -616,11 +617,11 @@ def test_the_time_bank_runs_when_the_clock_runs_out_and_what_is_used_is_gone(db:
         s0 = p.sync()
         assert s0 is not None
         clock = s0["clock"]
-        assert clock["in_time_bank"] is False and clock["time_bank"] == 1.5
+        assert clock["in_time_bank"] is False and clock["time_bank"] == 3.0
         f = p.until(lambda f: f["type"] == "state" and f["clock"] and f["clock"]["in_time_bank"])
         # the same decision, now on the bank's time (the clock did not act for him)
         assert (f["hand"]["id"], f["hand"]["seq"]) == (s0["hand"]["id"], s0["hand"]["seq"])
-        assert 0 < f["clock"]["remaining"] <= 1.5
+        assert 0 < f["clock"]["remaining"] <= 3.0
         time.sleep(0.5)  # some of the bank is used, then he acts: no timeout
         assert p.act({"kind": "call"})["type"] == "ack"
         # his next decision: the bank holds what was left of it
@@ -629,7 +630,7 @@ def test_the_time_bank_runs_when_the_clock_runs_out_and_what_is_used_is_gone(db:
             s = p.sync()
             assert s is not None
             if p.my_turn() and s["clock"] and not s["clock"]["in_time_bank"]:
-                assert 0.2 < s["clock"]["time_bank"] < 1.2, s["clock"]
+                assert 0.5 < s["clock"]["time_bank"] < 2.6, s["clock"]
                 break
             q = b if p is a else a
             if q.sync() and q.my_turn():
