@@ -701,3 +701,47 @@ def test_a_player_short_of_the_buy_in_tops_up_between_hands(db: Path) -> None:
         assert f["seats"][1]["sitting_out"]  # a top-up does not sit him in
     state = stored(db)["t1"]
     assert state["chips_in"] == 200 + (100 - short) and check_chips(state) == state["chips_in"]
+
+
+def test_missed_turns_free_the_seat_of_a_player_who_never_acts(db: Path) -> None:
+    """``missed_turns=3``: the clock plays three turns in a row for Ann (connected, never
+    acting), then her seat is freed and her chips cashed out; two are not enough."""
+    cfg = table(
+        rules=Rules(max_players=2), clock=0.2, missed_turns=3, seat_timeout=0, sit_out_timeout=0
+    )
+    with client(db, [cfg]) as c, peers(c, 2) as (a, b):
+        a.hello()
+        a.join("Ann", 0)
+        b.hello()
+        b.join("Bob", 1)
+        deadline = time.monotonic() + 30
+        freed = None
+        while time.monotonic() < deadline and freed is None:
+            s = b.sync()
+            assert s is not None
+            if b.my_turn():
+                kinds = {x["kind"] for x in s["hand"]["legal_actions"]}
+                if "discard" in kinds:
+                    b.act({"kind": "discard", "cards": []})
+                else:
+                    b.act({"kind": "check" if "check" in kinds else "call"})
+            for f in a.frames:
+                if f["type"] == "error" and f["code"] == "seat_freed":
+                    freed = f
+            a.sync()
+            time.sleep(0.02)
+        assert freed is not None, "Ann's seat was not freed"
+        assert "3 turns in a row" in freed["message"]
+        a.sync()
+        assert any(f["type"] == "left" for f in a.frames)
+        # she was never sat out by the clock on the way (2 timeouts did not do it)
+        before = a.frames[: next(i for i, f in enumerate(a.frames) if f is freed)]
+        assert not any(
+            f["type"] == "state" and f["seats"][0] and f["seats"][0]["sitting_out"] for f in before
+        )
+        deadline = time.monotonic() + 10
+        while (s := b.sync()) is not None and s["seats"][0] is not None:
+            assert time.monotonic() < deadline, "her seat stayed taken"
+            time.sleep(0.05)
+    state = stored(db)["t1"]
+    assert state["chips_out"] > 0 and check_chips(state) == 200 - state["chips_out"]

@@ -112,6 +112,14 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         "(default 30; 0: none)",
     )
     p.add_argument(
+        "--missed-turns",
+        type=_positive(int),
+        default=0,
+        metavar="N",
+        help="turns in a row the clock may play for a player before his seat is freed and "
+        "his chips cashed out (default 0: two in a row sit him out instead)",
+    )
+    p.add_argument(
         "--seat-timeout",
         type=_positive(float),
         default=120.0,
@@ -199,6 +207,7 @@ def build_tables(args: argparse.Namespace) -> list[Any]:
             hand_pause=args.hand_pause,
             seat_timeout=args.seat_timeout,
             time_bank=args.time_bank,
+            missed_turns=args.missed_turns,
             sit_out_timeout=args.sit_out_timeout,
         )
         for k in range(args.tables)

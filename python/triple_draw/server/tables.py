@@ -148,6 +148,9 @@ class TableConfig:
     #: seconds of time bank each player gets when he sits down: used, as far as needed,
     #: when his action clock runs out (0: none)
     time_bank: float = 0.0
+    #: turns in a row the clock may play for a player before his seat is freed and his
+    #: chips cashed out (0: instead, two in a row sit him out)
+    missed_turns: int = 0
 
     def info(self) -> dict[str, Any]:
         r = self.rules
@@ -889,12 +892,20 @@ class TableRunner:
         assert hand is not None
         ts = self.seat_map[hand.actor]
         sat_out = False
+        missed = 0
         if timed_out:
             n = self._timeouts[ts] = self._timeouts.get(ts, 0) + 1
             s = self.seats[ts]
-            if n >= TIMEOUTS_TO_SIT_OUT and s is not None and not s.sitting_out:
+            if self.config.missed_turns:
+                if n >= self.config.missed_turns:
+                    missed = n
+            elif n >= TIMEOUTS_TO_SIT_OUT and s is not None and not s.sitting_out:
                 s.sitting_out = sat_out = True
         self._apply(ts, engine.timeout_action(hand))
+        if missed:
+            self._timeouts.pop(ts, None)
+            self._free_seat(ts, f"the clock played {missed} turns in a row for you")
+            return
         if sat_out and self.in_progress:  # (a finished hand stored the seating already)
             self._save_seating()
         self._changed()
