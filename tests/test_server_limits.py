@@ -453,7 +453,7 @@ def test_history_is_paginated(db: Path) -> None:
             link = r.headers.get("link")
             nxt = link[1 : link.index(">")] if link else ""
         assert len(pages) == 3 and "\n".join(pages) == whole.text
-        for bad in ("limit=0", "limit=501", "limit=x", "offset=-1", "limit=2.0"):
+        for bad in ("limit=0", "limit=501", "limit=x", "offset=-1", "limit=2.0", "limit=\u00b2"):
             r = c.get(f"/api/history?{bad}", headers=auth)
             assert r.status_code == 400 and r.json()["code"] == "bad_message", bad
         assert c.get("/api/history?offset=9", headers=auth).status_code == 404

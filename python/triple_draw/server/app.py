@@ -390,7 +390,9 @@ def create_app(
             ("limit", HISTORY_PAGE, HISTORY_PAGE_MAX),
         ):
             raw = request.query_params.get(name, str(default))
-            if not raw.isdigit() or not (name == "offset" or 1 <= int(raw) <= most):
+            # (ASCII digits only: str.isdigit also takes "²", which int() refuses)
+            whole = raw.isascii() and raw.isdigit() and len(raw) <= 12
+            if not whole or not (name == "offset" or 1 <= int(raw) <= most):
                 frame = error_frame(
                     "bad_message",
                     f"{name} must be a whole number"
