@@ -90,7 +90,8 @@ function connect() {
     const token = localStorage.getItem(tokenKey());
     send(token ? { type: "hello", token } : { type: "hello" });
   };
-  ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
+  // only the current connection's frames count (an old one may still be closing)
+  ws.onmessage = (ev) => { if (st.ws === ws) onFrame(JSON.parse(ev.data)); };
   ws.onclose = () => {
     if (st.ws !== ws) return;
     goOffline();
