@@ -45,7 +45,8 @@ def _seconds(benchmark: Any) -> float:
 
 async def _play(url: str, seconds: float, tables: int = TABLES) -> tuple[list[BotClient], float]:
     clients = [
-        BotClient(url, f"t{t + 1}", f"bot{t}-{s}", "heuristic", seed=t * 10 + s, seat=s)
+        # (names like "bot3-1" are refused: they pose as the table's bots)
+        BotClient(url, f"t{t + 1}", f"p{t}-{s}", "heuristic", seed=t * 10 + s, seat=s)
         for t in range(tables)
         for s in range(SEATS)
     ]
@@ -89,6 +90,8 @@ def test_server_load(benchmark: Any, tmp_path: Path, tables: int) -> None:
         db,
         *("--tables", str(tables), "--seats", str(SEATS), "--bots", "0"),
         *("--hand-pause", "0", "--buy-in", str(BUY_IN), "--clock", "30", "--rate", "1000"),
+        # every client is on 127.0.0.1: no per-address limit
+        *("--max-seats-per-address", "0", "--max-connections-per-address", "0"),
     )
     result: dict[str, Any] = {}
 

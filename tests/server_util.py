@@ -48,7 +48,11 @@ def client(
     db: Path, tables: list[TableConfig] | None = None, settings: ServerSettings | None = None
 ) -> Iterator[TestClient]:
     # the tests read frames with ping/pong barriers: a generous rate limit by default
-    settings = settings or ServerSettings(rate=1000.0, burst=1000)
+    # the test client's requests name the host 'testserver'; the history downloads are
+    # not rate-limited unless a test says so
+    settings = settings or ServerSettings(
+        rate=1000.0, burst=1000, allowed_hosts=["testserver"], history_rate=0
+    )
     app = create_app(tables or [table()], SQLiteStore(db), settings)
     with TestClient(app) as c:
         yield c

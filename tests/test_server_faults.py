@@ -47,15 +47,20 @@ async def _resend_is_stale(
 ) -> dict[str, Any]:
     import websockets
 
-    async with websockets.connect(url) as ws:
-        await ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
-        await ws.send(
-            json.dumps({"v": 1, "type": "act", "hand": hand, "seq": seq, "action": action})
-        )
-        while True:
-            f = json.loads(await asyncio.wait_for(ws.recv(), 10))
-            if f["type"] in ("error", "ack"):
-                return f
+    f: dict[str, Any] = {}
+    for _ in range(5):  # (the seat's own client may take it back in between: again)
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"v": 1, "type": "hello", "token": token}))
+            await ws.send(
+                json.dumps({"v": 1, "type": "act", "hand": hand, "seq": seq, "action": action})
+            )
+            while True:
+                f = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if f["type"] in ("error", "ack"):
+                    break
+        if f.get("code") != "replaced":
+            return f
+    return f
 
 
 def _moved_on(now: dict[str, Any], then: dict[str, Any]) -> bool:
@@ -80,10 +85,12 @@ def test_sigkill_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
     rng = random.Random(SEED)
     db = tmp_path / "faults.sqlite3"
     args = ("--tables", str(TABLES), "--seats", str(SEATS), "--bots", "0", "--hand-pause", "0")
+    args += ("--max-seats-per-address", "0")  # every client is on 127.0.0.1
     args += ("--buy-in", str(BUY_IN), "--clock", "30", "--rate", "1000")
     snapshots: list[dict[str, dict[str, Any]]] = []
     stored_at_kill: list[list[Any]] = []
     resend: list[dict[str, Any]] = []
+    resenders: list[Any] = []  # the client whose token the resend presented
 
     async def main() -> list[BotClient]:
         server = await asyncio.to_thread(ServerProcess, db, *args)
@@ -115,6 +122,7 @@ def test_sigkill_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
                     table = _rows(db, "SELECT table_id FROM hands WHERE id = ?", hid)[0][0]
                     who = next(c for c in clients if c.url.endswith("/" + table) and c.seat == ts)
                     assert who.token is not None
+                    resenders.append(who)
                     resend.append(
                         await _resend_is_stale(
                             server.ws_url + "/ws/" + table, who.token, hid, seq, json.loads(action)
@@ -139,7 +147,10 @@ def test_sigkill_mid_hand_resumes_every_table_exactly(tmp_path: Path) -> None:
     # the repeated action was refused, not applied again
     assert resend and resend[0]["type"] == "error" and resend[0]["code"] == "stale", resend
     assert all(c.stats.reconnects >= KILLS for c in clients)
-    assert [e for c in clients for e in c.stats.errors if e["code"] != "stale"] == []
+    # the resend presented a seat's token on a second connection, which takes the seat: the
+    # bot playing it may have been told so ("replaced") and reconnected; nothing else
+    errors = [(c, e["code"]) for c in clients for e in c.stats.errors if e["code"] != "stale"]
+    assert all(code == "replaced" and c in resenders for c, code in errors), errors
 
     final = _states(db)
     total = sum(check_chips(s) for s in final.values())

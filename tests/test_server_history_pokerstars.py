@@ -219,18 +219,21 @@ def test_a_bad_format_is_refused_with_the_allowed_ones(db: Path) -> None:
         assert download(c, ann.token).status_code == 404
 
 
-def test_players_of_the_same_name_are_told_apart(db: Path) -> None:
+def test_a_second_player_of_the_same_name_is_refused_at_the_table(db: Path) -> None:
+    """Two players of one name used to sit at one table (their histories then told them
+    apart as "Ann" and "Ann #2", which :func:`engine.pokerstars_names` still does for
+    other sources); the table now refuses the second name, in any case or spacing."""
     tables = [table(rules=Rules(max_players=2))]
     with client(db, tables) as c, c.websocket_connect("/ws/t1") as w1:
         with c.websocket_connect("/ws/t1") as w2:
-            a, b = seated(c, [w1, w2], [("Ann", 0), ("Ann", 1)])
-            a.name, b.name = "Ann", "Bob"  # type: ignore[attr-defined]  (choose's roles)
-            play(c, db, [a, b], 2)
-            for p, hero in ((a, "Ann"), (b, "Ann #2")):
-                imported = histories.load(download(c, p.token).text, rules=Rules(max_players=2))
-                assert imported.refused == [] and len(imported.hands) >= 2
-                assert all(h.hero == hero for h in imported.hands)
-                assert all(sorted(h.players) == ["Ann", "Ann #2"] for h in imported.hands)
+            seated(c, [w1], [("Ann", 0)])
+            b = Peer(w2)
+            b.hello()
+            for name in ("Ann", "ANN", " ann "):
+                err = b.join(name, 1)
+                assert err["type"] == "error" and err["code"] == "bad_name", err
+                assert "already named" in err["message"]
+            assert b.join("Ann B", 1)["type"] == "joined"
 
 
 def test_pokerstars_names() -> None:

@@ -181,7 +181,7 @@ def test_messages_before_hello_are_refused(db: Path) -> None:
 
 
 def test_rate_limit_per_connection(db: Path) -> None:
-    settings = ServerSettings(rate=1.0, burst=5)
+    settings = ServerSettings(rate=1.0, burst=5, allowed_hosts=["testserver"])
     with client(db, settings=settings) as c, c.websocket_connect("/ws/t1") as w:
         p = Peer(w)
         for _ in range(12):
@@ -200,7 +200,12 @@ def test_websocket_checks_the_origin(db: Path) -> None:
         # the page's own origin is fine (the test client's host is 'testserver')
         with c.websocket_connect("/ws/t1", headers={"origin": "http://testserver"}) as w:
             assert Peer(w).hello()["type"] == "welcome"
-    with client(db, settings=ServerSettings(allowed_origins=["https://poker.example"])) as c:
+    with client(
+        db,
+        settings=ServerSettings(
+            allowed_origins=["https://poker.example"], allowed_hosts=["testserver"]
+        ),
+    ) as c:
         with c.websocket_connect("/ws/t1", headers={"origin": "https://poker.example"}) as w:
             assert Peer(w).hello()["type"] == "welcome"
         with pytest.raises(WebSocketDisconnect):
@@ -586,11 +591,16 @@ def test_lone_surrogates_in_a_message_are_refused(db: Path) -> None:
 class _Conn:
     """A connection as the table sees it (for tests that drive a TableRunner directly)."""
 
-    def __init__(self) -> None:
+    def __init__(self, address: str = "10.0.0.1") -> None:
         self.seat: int | None = None
         self.sent_hand = 0
         self.sent_events = 0
+        self.address = address
+        self.closed = False
         self.frames: list[dict[str, Any]] = []
+
+    def close(self) -> None:
+        self.closed = True
 
     def send(self, frame: dict[str, Any]) -> None:
         self.frames.append(frame)

@@ -77,6 +77,11 @@ class _Conn:
         self.seat: int | None = None
         self.sent_hand = 0
         self.sent_events = 0
+        self.address = "127.0.0.1"
+        self.closed = False
+
+    def close(self) -> None:  # (a connection whose seat token another one presented)
+        self.closed = True
 
     def send(self, frame: dict[str, Any]) -> None:
         assert frame.get("v") == 1 and frame.get("type"), "a frame without version or type"
@@ -86,7 +91,8 @@ class _Conn:
 
 
 def _message(rnd: random.Random, hand: int, seq: int, tokens: list[str]) -> Any:
-    kind = rnd.choice(("hello", "join", "act", "act", "act", "sit_out", "sit_in", "leave", "ping"))
+    kinds = ("hello", "join", "act", "act", "act", "sit_out", "sit_in", "rebuy", "leave", "ping")
+    kind = rnd.choice(kinds)
     msg: dict[str, Any] = {"v": 1, "type": kind}
     if kind == "hello" and rnd.random() < 0.5:
         msg["token"] = rnd.choice(tokens) if tokens and rnd.random() < 0.7 else "x" * 43

@@ -5,21 +5,26 @@ Routes:
 - ``GET /``: the web table (``static/index.html``); ``/static/...`` its script and style;
 - ``GET /api/tables``: the tables with their stakes and seats (public);
 - ``GET /api/history``: the histories of the hands a seat played, as that seat may know
-  them - PHH (``?format=phh``, the default) or PokerStars (``?format=pokerstars``); the
-  seat token goes in an ``Authorization: Bearer`` header, never in the URL (so no access
-  log ever holds it);
+  them - PHH (``?format=phh``, the default) or PokerStars (``?format=pokerstars``), a page
+  of at most ``?limit=`` hands (``?offset=`` skips the first); the seat token goes in an
+  ``Authorization: Bearer`` header, never in the URL (so no access log ever holds it);
+  rate-limited per client address;
 - ``WS /ws/{table_id}``: the table protocol (``protocol.py``).
 
-Each WebSocket connection checks the ``Origin`` header (a page of another site cannot
+Every request - page, API and WebSocket - must name an allowed ``Host`` (a page of a
+domain that was rebound to this server's address cannot reach it). Each WebSocket
+connection checks the ``Origin`` header (a page of another site cannot
 play for a visitor), rate-limits its messages (a token bucket), refuses oversized or
 malformed messages with an error frame, and sends through its own bounded queue, so one
-slow client never holds up a table.
+slow client never holds up a table. A client address may hold at most so many
+connections and seats, and a table takes at most so many spectators.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import time
@@ -64,10 +69,19 @@ HISTORY_FORMATS = {
     "phh": ("text/plain; charset=utf-8", "my-hands.phhs"),
     "pokerstars": ("text/plain; charset=utf-8", "my-hands-pokerstars.txt"),
 }
-_CSP = (
-    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
-    "style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'"
-)
+#: ``GET /api/history``: hands in one page by default, and at most
+HISTORY_PAGE = 100
+HISTORY_PAGE_MAX = 500
+
+
+def _csp(host: str) -> str:
+    """The page's Content-Security-Policy: its scripts, styles and WebSocket only from the
+    server's own origin (``host``: the request's ``Host``, already checked)."""
+    return (
+        f"default-src 'self'; connect-src 'self' ws://{host} wss://{host}; "
+        "img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    )
 
 
 class ServerSettings:
@@ -77,6 +91,15 @@ class ServerSettings:
     default) allows only the page's own origin (the ``Host`` the request came to).
     Clients that send no ``Origin`` (not browsers: bots, scripts) are let in.
     ``rate``/``burst``: messages per second a connection may send, and the bucket size.
+
+    ``allowed_hosts``: the host names (``Host`` header, without the port) requests may
+    name, besides ``localhost`` and IP addresses, which are always allowed (a DNS
+    rebinding attack comes with a domain name). ``None`` or empty: only those.
+
+    Limits per client address (0: none): ``connections_per_address`` open WebSockets,
+    ``seats_per_address`` seats over all tables; ``spectators_per_table`` connections
+    without a seat at one table; ``history_rate`` requests to ``/api/history`` a minute.
+    Behind a reverse proxy every client has the proxy's address: raise them there.
     """
 
     def __init__(
@@ -85,17 +108,28 @@ class ServerSettings:
         allowed_origins: Sequence[str] | None = None,
         rate: float = 50.0,
         burst: int = 100,
+        allowed_hosts: Sequence[str] | None = None,
+        connections_per_address: int = 32,
+        seats_per_address: int = 4,
+        spectators_per_table: int = 200,
+        history_rate: float = 30.0,
     ) -> None:
         self.allowed_origins = None if allowed_origins is None else set(allowed_origins)
         self.rate = rate
         self.burst = burst
+        self.allowed_hosts = {h.lower().rstrip(".") for h in allowed_hosts or ()}
+        self.connections_per_address = connections_per_address
+        self.seats_per_address = seats_per_address
+        self.spectators_per_table = spectators_per_table
+        self.history_rate = history_rate
 
 
 class Connection:
     """One WebSocket client: its seat, its outgoing queue, its rate bucket."""
 
-    def __init__(self, ws: WebSocket, settings: ServerSettings) -> None:
+    def __init__(self, ws: WebSocket, settings: ServerSettings, address: str = "") -> None:
         self.ws = ws
+        self.address = address
         self.seat: int | None = None
         self.sent_hand = 0
         self.sent_events = 0
@@ -120,6 +154,12 @@ class Connection:
             return
         self.queue.put_nowait(text)
 
+    def close(self) -> None:
+        """Send what is queued, then close (the receive loop then ends)."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
     def allow(self) -> bool:
         """Take one message from the token bucket (False: over the rate)."""
         now = time.monotonic()
@@ -129,6 +169,35 @@ class Connection:
             return False
         self._tokens -= 1.0
         return True
+
+
+class _Buckets:
+    """Token buckets by key (client address): ``rate`` a minute, bursts of ``burst``."""
+
+    def __init__(self, per_minute: float, burst: int) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(burst)
+        self._b: dict[str, tuple[float, float]] = {}
+
+    def allow(self, key: str) -> float:
+        """0.0 if ``key`` may go on (one token taken); else the seconds until it may."""
+        now = time.monotonic()
+        if len(self._b) > 10_000:  # forget the full buckets of clients long gone
+            self._b = {
+                k: v for k, v in self._b.items() if v[0] + (now - v[1]) * self.rate < self.burst
+            }
+        tokens, t = self._b.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - t) * self.rate)
+        if tokens < 1.0:
+            self._b[key] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+        self._b[key] = (tokens - 1.0, now)
+        return 0.0
+
+
+def _address(client: Any) -> str:
+    """The client's address (its host; the port changes with every connection)."""
+    return str(client.host) if client is not None else ""
 
 
 def handle_message(runner: TableRunner, conn: Any, data: str | bytes, hello: bool) -> bool:
@@ -156,9 +225,39 @@ def handle_message(runner: TableRunner, conn: Any, data: str | bytes, hello: boo
         runner.sit_out(conn)
     elif kind == "sit_in":
         runner.sit_in(conn)
+    elif kind == "rebuy":
+        runner.rebuy(conn)
     elif kind == "leave":
         runner.leave(conn)
     return hello
+
+
+def host_allowed(host_header: str | None, allowed: set[str]) -> str | None:
+    """The ``Host`` header's name if a request may name it, else ``None``: ``localhost``,
+    an IP address (no DNS rebinding comes with one), or one of ``allowed``."""
+    if not host_header or len(host_header) > 255:
+        return None
+    host = host_header.strip().lower()
+    if host.startswith("["):  # [v6]:port
+        name, sep, rest = host[1:].partition("]")
+        if not sep or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
+            return None
+        try:
+            ipaddress.IPv6Address(name)
+        except ValueError:
+            return None
+        return host
+    name, _, port = host.partition(":")
+    if port and not port.isdigit():
+        return None
+    name = name.rstrip(".")
+    if name == "localhost" or name in allowed:
+        return host
+    try:
+        ipaddress.IPv4Address(name)
+    except ValueError:
+        return None
+    return host
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: set[str] | None) -> bool:
@@ -171,21 +270,41 @@ def origin_allowed(origin: str | None, host: str | None, allowed: set[str] | Non
 
 
 class _SecurityHeaders:
-    """Adds the security headers to every HTTP response."""
+    """Refuses a request naming a ``Host`` not allowed (HTTP: 421; WebSocket: closed
+    before the handshake completes), and adds the security headers to every HTTP
+    response."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, allowed_hosts: set[str]) -> None:
         self.app = app
+        self.allowed_hosts = allowed_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        header = next((v for k, v in scope["headers"] if k == b"host"), None)
+        host = host_allowed(
+            None if header is None else header.decode("latin-1"), self.allowed_hosts
+        )
+        if host is None:
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": "host not allowed"})
+                return
+            response = PlainTextResponse(
+                "this server does not answer to that Host (see --allow-host)", status_code=421
+            )
+            await response(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        csp = _csp(host).encode()
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers += [
-                    (b"content-security-policy", _CSP.encode()),
+                    (b"content-security-policy", csp),
                     (b"x-content-type-options", b"nosniff"),
                     (b"referrer-policy", b"no-referrer"),
                     (b"x-frame-options", b"DENY"),
@@ -209,13 +328,21 @@ def create_app(
         raise ValueError(f"table ids must differ: {ids}")
     settings = settings or ServerSettings()
     runners: dict[str, TableRunner] = {}
+    #: open WebSockets by client address
+    open_by_address: dict[str, int] = {}
+    history_buckets = _Buckets(settings.history_rate, max(1, int(settings.history_rate // 6)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         states = store.load_tables()
         for cfg in tables:
             runners[cfg.id] = TableRunner(cfg, store, states.get(cfg.id))
-        for r in runners.values():
+        room = list(runners.values())
+        for r in room:
+            r.room = room
+            r.seats_per_address = settings.seats_per_address
+            r.max_spectators = settings.spectators_per_table
+        for r in room:
             r.start()
         app.state.runners = runners
         try:
@@ -237,6 +364,14 @@ def create_app(
         return JSONResponse({"v": PROTOCOL_VERSION, "tables": out})
 
     async def history(request: Request) -> Response:
+        if settings.history_rate > 0:
+            wait = history_buckets.allow(_address(request.client))
+            if wait:
+                return PlainTextResponse(
+                    f"too many history requests: retry in {wait:.0f} s",
+                    status_code=429,
+                    headers={"retry-after": str(max(1, round(wait)))},
+                )
         auth = request.headers.get("authorization", "")
         scheme, _, token = auth.partition(" ")
         if scheme.lower() != "bearer" or not 20 <= len(token) <= 100:
@@ -250,22 +385,46 @@ def create_app(
                 "bad_format", f"format must be one of {', '.join(allowed)}; got {fmt[:40]!r}"
             )
             return JSONResponse({**frame, "allowed": allowed}, status_code=400)
-        text = await asyncio.to_thread(_histories, token_key(token.strip()), fmt)
+        page: list[int] = []
+        for name, default, most in (
+            ("offset", 0, 10**9),
+            ("limit", HISTORY_PAGE, HISTORY_PAGE_MAX),
+        ):
+            raw = request.query_params.get(name, str(default))
+            # (ASCII digits only: str.isdigit also takes "²", which int() refuses)
+            whole = raw.isascii() and raw.isdigit() and len(raw) <= 12
+            if not whole or not (name == "offset" or 1 <= int(raw) <= most):
+                frame = error_frame(
+                    "bad_message",
+                    f"{name} must be a whole number"
+                    + (f" from 1 to {most}" if name == "limit" else "")
+                    + f"; got {raw[:20]!r}",
+                )
+                return JSONResponse(frame, status_code=400)
+            page.append(min(int(raw), most))
+        offset, limit = page
+        text, more = await asyncio.to_thread(
+            _histories, token_key(token.strip()), fmt, offset, limit
+        )
         if text is None:
             return PlainTextResponse("no finished hands for this token", status_code=404)
         media_type, filename = HISTORY_FORMATS[fmt]
-        return Response(
-            text,
-            media_type=media_type,
-            headers={"content-disposition": f'attachment; filename="{filename}"'},
-        )
+        headers = {"content-disposition": f'attachment; filename="{filename}"'}
+        if more:  # a further page: where it starts (the client keeps its own token)
+            nxt = f"/api/history?format={fmt}&offset={offset + limit}&limit={limit}"
+            headers["link"] = f'<{nxt}>; rel="next"'
+        return Response(text, media_type=media_type, headers=headers)
 
-    def _seen_hands(player: str) -> list[tuple[PlayedHand, Hand]]:
+    def _seen_hands(
+        player: str, offset: int, limit: int
+    ) -> tuple[list[tuple[PlayedHand, Hand]], bool]:
         """The one place that decides what a player may download: the finished hands he
-        played (the store's, oldest first, as many as it gives), each with his own seat
-        in it - the only seat whose cards a history of his shows beside the shown
-        hands."""
-        return [(p, engine.hand_from_doc(p.final)) for p in store.hands_of(player)]
+        played (the store's, oldest first, ``limit`` of them after the first ``offset``),
+        each with his own seat in it - the only seat whose cards a history of his shows
+        beside the shown hands; and whether more follow."""
+        played = store.hands_of(player, limit + 1, offset)
+        more = len(played) > limit
+        return [(p, engine.hand_from_doc(p.final)) for p in played[:limit]], more
 
     def _table_name(table_id: str) -> str:
         """The table's name as a history prints it (one line); its id if it is no longer
@@ -274,16 +433,16 @@ def create_app(
         name = " ".join((runner.config.name if runner is not None else "").split())
         return name or table_id or "triple-draw serve"
 
-    def _histories(player: str, fmt: str) -> str | None:
+    def _histories(player: str, fmt: str, offset: int, limit: int) -> tuple[str | None, bool]:
         """The player's finished hands as one text of format ``fmt``, as his seat saw
         them (off the event loop: replaying many hands takes a while): PHH, a .phhs of
         ``[1]``, ``[2]``... sections; PokerStars, the hands one after another with blank
         lines between, as PokerStars files are."""
-        hands = _seen_hands(player)
+        hands, more = _seen_hands(player, offset, limit)
         if not hands:
-            return None
+            return None, False
         parts = []
-        for i, (p, hand) in enumerate(hands, 1):
+        for i, (p, hand) in enumerate(hands, offset + 1):
             if fmt == "pokerstars":
                 parts.append(
                     engine.pokerstars_text(
@@ -301,7 +460,7 @@ def create_app(
                     hand, p.hand_seat, p.hand_id, p.names, "triple-draw serve"
                 )
                 parts.append(f"[{i}]\n{text}")
-        return "\n\n".join(parts) if fmt == "pokerstars" else "\n".join(parts)
+        return ("\n\n".join(parts) if fmt == "pokerstars" else "\n".join(parts)), more
 
     async def ws_endpoint(ws: WebSocket) -> None:
         table_id = ws.path_params["table_id"]
@@ -313,8 +472,21 @@ def create_app(
         if runner is None:
             await ws.close(code=1008, reason="no such table")
             return
+        address = _address(ws.client)
         await ws.accept()
-        conn = Connection(ws, settings)
+        conn = Connection(ws, settings, address)
+        n = open_by_address.get(address, 0)
+        if settings.connections_per_address and n >= settings.connections_per_address:
+            conn.send(
+                error_frame(
+                    "limit_reached",
+                    f"your address already has {n} connections open, the most it may have",
+                )
+            )
+            conn.close()
+            await _sender(conn)
+            return
+        open_by_address[address] = n + 1
         sender = asyncio.create_task(_sender(conn))
         hello = False
         try:
@@ -341,10 +513,21 @@ def create_app(
                 except StoreError:
                     log.exception("table %s: storage failed", table_id)
                     conn.send(error_frame("server_error", "storage failed; nothing changed"))
+                except Exception as e:  # a bug: one line in the log, the client told
+                    conn.strikes += 1
+                    log.error("table %s: a message failed: %s: %s", table_id, type(e).__name__, e)
+                    conn.send(error_frame("server_error", "the server could not handle that"))
+                    if conn.strikes >= STRIKES_TO_CLOSE:
+                        break
         except WebSocketDisconnect:
             pass
         finally:
             conn.closed = True
+            left = open_by_address.get(address, 1) - 1
+            if left > 0:
+                open_by_address[address] = left
+            else:
+                open_by_address.pop(address, None)
             runner.detach(conn)
             conn.queue.put_nowait(None)
             with contextlib.suppress(Exception):
@@ -371,5 +554,5 @@ def create_app(
         *replayer_routes(),  # the hand replayer (replayer.py): /replay, /api/replay
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
-    app.add_middleware(_SecurityHeaders)
+    app.add_middleware(_SecurityHeaders, allowed_hosts=settings.allowed_hosts)
     return app

@@ -13,7 +13,7 @@ from typing import Any
 
 from triple_draw.errors import ArgumentError
 
-__all__ = ["add_serve_parser", "build_tables", "run"]
+__all__ = ["add_serve_parser", "allowed_hosts", "build_tables", "run"]
 
 EXTRA_HINT = "pip install 'triple_draw[server]'"
 REQUIRED = ("starlette", "uvicorn", "websockets", "fastjsonschema")
@@ -97,6 +97,71 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         "default: the server's own origin)",
     )
     p.add_argument(
+        "--allow-host",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="a host name the server answers to, e.g. poker.example (repeatable; localhost "
+        "and IP addresses always; any other Host is refused: DNS rebinding)",
+    )
+    p.add_argument(
+        "--time-bank",
+        type=_positive(float),
+        default=30.0,
+        help="seconds of time bank each player gets, used when his clock runs out "
+        "(default 30; 0: none)",
+    )
+    p.add_argument(
+        "--missed-turns",
+        type=_positive(int),
+        default=0,
+        metavar="N",
+        help="turns in a row the clock may play for a player before his seat is freed and "
+        "his chips cashed out (default 0: two in a row sit him out instead)",
+    )
+    p.add_argument(
+        "--seat-timeout",
+        type=_positive(float),
+        default=120.0,
+        help="seconds a disconnected player keeps his seat before it is freed and his chips "
+        "cashed out (default 120; 0: forever)",
+    )
+    p.add_argument(
+        "--sit-out-timeout",
+        type=_positive(float),
+        default=600.0,
+        help="seconds a player may sit out before his seat is freed and his chips cashed out "
+        "(default 600; 0: forever)",
+    )
+    p.add_argument(
+        "--max-connections-per-address",
+        type=_positive(int),
+        default=32,
+        metavar="N",
+        help="WebSockets one client address may have open (default 32; 0: no limit)",
+    )
+    p.add_argument(
+        "--max-seats-per-address",
+        type=_positive(int),
+        default=4,
+        metavar="N",
+        help="seats one client address may hold over all tables (default 4; 0: no limit)",
+    )
+    p.add_argument(
+        "--max-spectators",
+        type=_positive(int),
+        default=200,
+        metavar="N",
+        help="connections without a seat one table takes (default 200; 0: no limit)",
+    )
+    p.add_argument(
+        "--history-rate",
+        type=_positive(float),
+        default=30.0,
+        metavar="N",
+        help="history downloads one client address may make a minute (default 30; 0: no limit)",
+    )
+    p.add_argument(
         "--rate",
         type=_positive(float),
         default=50.0,
@@ -140,9 +205,27 @@ def build_tables(args: argparse.Namespace) -> list[Any]:
             bot=args.bot,
             bot_delay=args.bot_delay,
             hand_pause=args.hand_pause,
+            seat_timeout=args.seat_timeout,
+            time_bank=args.time_bank,
+            missed_turns=args.missed_turns,
+            sit_out_timeout=args.sit_out_timeout,
         )
         for k in range(args.tables)
     ]
+
+
+def allowed_hosts(args: argparse.Namespace) -> list[str]:
+    """The host names the server answers to besides ``localhost`` and IP addresses: the
+    ``--allow-host`` names, and ``--host`` when it is a name (not an address)."""
+    import ipaddress
+
+    names = list(args.allow_host or ())
+    try:
+        ipaddress.ip_address(args.host.strip("[]"))
+    except ValueError:
+        if args.host:
+            names.append(args.host)
+    return names
 
 
 def run(args: argparse.Namespace) -> int:
@@ -165,7 +248,14 @@ def run(args: argparse.Namespace) -> int:
         tables,
         store,
         ServerSettings(
-            allowed_origins=args.allow_origin, rate=args.rate, burst=max(1, int(2 * args.rate))
+            allowed_origins=args.allow_origin,
+            rate=args.rate,
+            burst=max(1, int(2 * args.rate)),
+            allowed_hosts=allowed_hosts(args),
+            connections_per_address=args.max_connections_per_address,
+            seats_per_address=args.max_seats_per_address,
+            spectators_per_table=args.max_spectators,
+            history_rate=args.history_rate,
         ),
     )
     # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets that

@@ -35,6 +35,11 @@ __all__ = [
 PROTOCOL_VERSION = 1
 #: The largest client message accepted (UTF-8 bytes); the biggest legal one is ~200.
 MAX_MESSAGE_BYTES = 2048
+#: The deepest nesting of arrays and objects accepted; the deepest legal message has 3.
+MAX_DEPTH = 8
+#: The fields the client schema types as integers: JSON Schema counts ``5.0`` as one, but
+#: a seat, hand or amount is written without a fraction here (``5.0`` is refused).
+INTEGER_FIELDS = ("seat", "hand", "seq")
 SCHEMAS = {"client": "client.v1.json", "server": "server.v1.json"}
 
 
@@ -67,6 +72,7 @@ CLIENT_PARTS = {
     "act": "act",
     "sit_out": "bare",
     "sit_in": "bare",
+    "rebuy": "bare",
     "leave": "bare",
     "ping": "bare",
 }
@@ -123,10 +129,13 @@ def parse_client_message(data: str | bytes) -> dict[str, Any]:
         raise ProtocolError(
             "too_large", f"message of {len(raw)} bytes; the limit is {MAX_MESSAGE_BYTES}"
         )
+    _check_depth(raw)
     try:
         doc = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as e:
         raise ProtocolError("bad_message", f"not JSON: {e}") from None
+    except RecursionError:  # (the depth check makes this unreachable; kept as a guard)
+        raise ProtocolError("bad_message", "JSON nested too deep") from None
     if not isinstance(doc, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
     try:  # JSON escapes can spell lone surrogates, which no text stored or sent may hold
@@ -140,7 +149,47 @@ def parse_client_message(data: str | bytes) -> dict[str, Any]:
             f"version {PROTOCOL_VERSION}",
         )
     validate_client(doc)
+    _check_integers(doc)
     return doc
+
+
+def _check_depth(raw: bytes) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_DEPTH` before parsing it (a message of
+    2048 bytes can nest 1,000 deep, past what the parser's recursion allows). Brackets
+    inside strings do not count."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return  # the common case: too few brackets to nest too deep
+    depth = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ProtocolError("bad_message", f"JSON nested more than {MAX_DEPTH} deep")
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+
+
+def _check_integers(doc: dict[str, Any]) -> None:
+    """An integer field written with a fraction (``"seat": 5.0``) is refused."""
+    action = doc.get("action")
+    fields = [(f"$.{k}", doc.get(k)) for k in INTEGER_FIELDS]
+    if isinstance(action, dict):
+        fields.append(("$.action.amount", action.get("amount")))
+    for where, value in fields:
+        if isinstance(value, float):
+            raise ProtocolError(
+                "bad_message", f"{where} must be an integer without a fraction, got {value!r}"
+            )
 
 
 def error_frame(code: str, message: str) -> dict[str, Any]:

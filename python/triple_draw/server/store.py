@@ -108,11 +108,18 @@ class Store(ABC):
         """The stored actions of a hand from number ``seq`` on: ``(seq, table seat,
         action)``, in order."""
 
+    def decision_started(self, hand_id: int, seq: int) -> float | None:
+        """When decision number ``seq`` of a hand began (``time.time()``): when its
+        previous action was stored, or when the hand began. ``None``: not known (a store
+        that keeps no times; a restarted clock then starts afresh)."""
+        return None
+
     @abstractmethod
-    def hands_of(self, player: str, limit: int = 1000) -> list[PlayedHand]:
-        """The finished hands ``player`` played, oldest first, at most ``limit`` of them:
-        each a :class:`PlayedHand` (hand id, his hand seat, final document, the players'
-        names and table seats by hand seat, the table, when it started)."""
+    def hands_of(self, player: str, limit: int = 1000, offset: int = 0) -> list[PlayedHand]:
+        """The finished hands ``player`` played, oldest first, at most ``limit`` of them
+        after the first ``offset``: each a :class:`PlayedHand` (hand id, his hand seat,
+        final document, the players' names and table seats by hand seat, the table, when
+        it started)."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -292,23 +299,25 @@ class SQLiteStore(Store):
 
         self._tx(work)
 
-    def hands_of(self, player: str, limit: int = 1000) -> list[PlayedHand]:
+    def hands_of(self, player: str, limit: int = 1000, offset: int = 0) -> list[PlayedHand]:
         with self._lock:
             rows = self._db.execute(
                 "SELECT h.id, p.hand_seat, h.final, h.table_id, h.started "
                 "FROM hand_players p JOIN hands h "
                 "ON h.id = p.hand_id WHERE p.player = ? AND h.final IS NOT NULL "
-                "ORDER BY h.id LIMIT ?",
-                (player, limit),
+                "ORDER BY h.id LIMIT ? OFFSET ?",
+                (player, limit, offset),
             ).fetchall()
             seats: dict[int, list[tuple[str, int]]] = {}
-            for hid, name, ts in self._db.execute(
-                "SELECT p.hand_id, p.name, p.table_seat FROM hand_players p JOIN hand_players me "
-                "ON me.hand_id = p.hand_id WHERE me.player = ? "
-                "ORDER BY p.hand_id, p.hand_seat",
-                (player,),
-            ):
-                seats.setdefault(hid, []).append((name, ts))
+            if rows:  # the players of these hands only (not of every hand he played)
+                for hid, name, ts in self._db.execute(
+                    "SELECT p.hand_id, p.name, p.table_seat FROM hand_players p "
+                    "JOIN hand_players me ON me.hand_id = p.hand_id "
+                    "WHERE me.player = ? AND p.hand_id BETWEEN ? AND ? "
+                    "ORDER BY p.hand_id, p.hand_seat",
+                    (player, rows[0][0], rows[-1][0]),
+                ):
+                    seats.setdefault(hid, []).append((name, ts))
         return [
             PlayedHand(
                 hid,
@@ -330,6 +339,17 @@ class SQLiteStore(Store):
                 (hand_id, seq),
             ).fetchall()
         return [(s, ts, json.loads(a)) for s, ts, a in rows]
+
+    def decision_started(self, hand_id: int, seq: int) -> float | None:
+        with self._lock:
+            if seq == 0:
+                row = self._db.execute("SELECT started FROM hands WHERE id = ?", (hand_id,))
+            else:
+                row = self._db.execute(
+                    "SELECT at FROM actions WHERE hand_id = ? AND seq = ?", (hand_id, seq - 1)
+                )
+            found = row.fetchone()
+        return None if found is None else float(found[0])
 
     def close(self) -> None:
         self._closed.set()

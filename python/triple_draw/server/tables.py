@@ -33,7 +33,10 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 import secrets
+import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -42,7 +45,7 @@ from triple_draw.bots import make_bot
 from triple_draw.errors import IllegalActionError, TripleDrawError
 from triple_draw.game import Action, Hand, Rules, Table
 from triple_draw.server import engine
-from triple_draw.server.protocol import PROTOCOL_VERSION, ProtocolError, hand_frame
+from triple_draw.server.protocol import PROTOCOL_VERSION, ProtocolError, error_frame, hand_frame
 from triple_draw.server.store import Store, StoreError
 
 __all__ = ["Client", "Seat", "TableConfig", "TableRunner", "check_chips", "token_key"]
@@ -53,6 +56,44 @@ log = logging.getLogger("triple_draw.server")
 STATE_VERSION = 2
 #: Consecutive timeouts after which a player is sat out.
 TIMEOUTS_TO_SIT_OUT = 2
+#: Seconds a player to act gets after a restart when his time ran out while the server
+#: was down (at most the clock), to reconnect.
+RESTART_GRACE = 10.0
+#: Unicode categories a name may not hold: control, format (zero-width and direction
+#: marks), surrogates, private use, unassigned, line and paragraph separators.
+_NAME_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+#: Letters that print as nothing (Hangul fillers, the blank Braille pattern).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: A name (as :func:`name_key` folds it) that poses as a bot: "Bot", "Bot 3", "bot3x",
+#: "Ann (bot)", "[bot] Ann", "Ann bot"; "Abbott" and "Robota" are fine.
+_BOT_LIKE = re.compile(r"^bot(\b|\d)|[(\[{<]\s*bot\s*[)\]}>]|\bbot$")
+
+
+def name_key(name: str) -> str:
+    """What two names that look alike have in common (compatibility forms folded, case
+    folded, runs of spaces as one): two players at a table may not share it."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def check_name(name: str) -> str:
+    """A player's name as shown (spaces trimmed and collapsed), or :class:`ProtocolError`
+    ``bad_name``: no control or invisible characters (zero-width, direction marks), at
+    least one visible character, and nothing that poses as a bot ("Bot 3", "x (bot)")."""
+    for ch in name:
+        cat = unicodedata.category(ch)
+        blank = ch in _BLANK_LETTERS or (cat.startswith("Z") and ch != " ")
+        if cat in _NAME_REFUSED_CATEGORIES or blank:
+            raise ProtocolError(
+                "bad_name",
+                f"a name may not hold the invisible or control character U+{ord(ch):04X}",
+            )
+    shown = " ".join(name.split())
+    key = name_key(shown)
+    if not key:
+        raise ProtocolError("bad_name", "a name needs a visible character")
+    if _BOT_LIKE.search(key):
+        raise ProtocolError("bad_name", f"{shown!r} poses as a bot: bots are named by the table")
+    return shown
 
 
 def token_key(token: str) -> str:
@@ -67,10 +108,15 @@ class Client(Protocol):
     #: hand id and number of history events already sent (incremental events)
     sent_hand: int
     sent_events: int
+    #: the client's network address (the per-address limits count by it)
+    address: str
 
     def send(self, frame: dict[str, Any]) -> None: ...
 
     def send_text(self, text: str) -> None: ...
+
+    def close(self) -> None:
+        """Send what is queued, then close the connection."""
 
 
 @dataclass
@@ -93,6 +139,18 @@ class TableConfig:
     new_players: str = "wait"
     #: a player back from sitting out who missed blinds: "post" them or "wait"
     missed_blinds: str = "post"
+    #: seconds a player may stay disconnected before his seat is freed and his chips
+    #: cashed out (0: never)
+    seat_timeout: float = 120.0
+    #: seconds a player may sit out (by choice, by the clock or broke) before his seat is
+    #: freed and his chips cashed out (0: never)
+    sit_out_timeout: float = 600.0
+    #: seconds of time bank each player gets when he sits down: used, as far as needed,
+    #: when his action clock runs out (0: none)
+    time_bank: float = 0.0
+    #: turns in a row the clock may play for a player before his seat is freed and his
+    #: chips cashed out (0: instead, two in a row sit him out)
+    missed_turns: int = 0
 
     def info(self) -> dict[str, Any]:
         r = self.rules
@@ -138,6 +196,8 @@ class Seat:
     sitting_out: bool = False
     #: the player has left (applied at the end of the hand he is in)
     leaving: bool = False
+    #: the address the player joined from (kept in memory only: the per-address limit)
+    address: str = field(default="", compare=False)
 
     def to_doc(self) -> dict[str, Any]:
         return {
@@ -253,6 +313,23 @@ class TableRunner:
         self._timer_for: tuple[Any, ...] | None = None
         self._deadline: float | None = None
         self._bot_names = 0
+        #: since when (loop time) a seat's player is disconnected / sitting out
+        self._away: dict[int, float] = {}
+        self._out: dict[int, float] = {}
+        self._sweeper: asyncio.TimerHandle | None = None
+        #: the decision waited for when the table was loaded, and the seconds its clock
+        #: has left (a restart gives no fresh clock)
+        self._resume: tuple[tuple[Any, ...], float] | None = None
+        #: seconds of time bank each seat has left (in memory: a restart fills them), and
+        #: the decision whose player is using his: (key, table seat, loop time it began)
+        self._bank: dict[int, float] = {}
+        self._banking: tuple[tuple[Any, ...], int, float] | None = None
+        #: the tables of the server (the per-address seat limit counts over all of them)
+        self.room: list[TableRunner] = [self]
+        #: seats one address may hold over the room, spectators this table takes (0: no
+        #: limit); the app sets them
+        self.seats_per_address = 0
+        self.max_spectators = 0
         if state is not None:
             self._restore(state)
 
@@ -397,7 +474,8 @@ class TableRunner:
                     # a player with no chips left (not at the table) sits out
                     "sitting_out": s.sitting_out or s.leaving or not (at_table or s.pending),
                     # not dealt in yet: waiting for the big blind or to post
-                    "waiting": not s.sitting_out and (status == "waiting" or s.pending > 0),
+                    "waiting": not s.sitting_out
+                    and (status == "waiting" or (s.pending > 0 and not at_table)),
                     "connected": s.bot or ts in connected,
                 }
             )
@@ -408,10 +486,16 @@ class TableRunner:
             return None
         assert self.hand is not None
         loop = asyncio.get_running_loop()
+        ts = self.seat_map[self.hand.actor]
+        banking = self._banking is not None
         return {
-            "seat": self.seat_map[self.hand.actor],
+            "seat": ts,
             "remaining": round(max(0.0, self._deadline - loop.time()), 2),
             "total": self.config.clock,
+            # the actor's time bank: running now (remaining is what is left of it), or
+            # the seconds it holds for when the clock runs out
+            "in_time_bank": banking,
+            "time_bank": 0.0 if banking else round(self.bank_left(ts), 2),
         }
 
     def _shared(self) -> _Broadcast:
@@ -465,6 +549,7 @@ class TableRunner:
 
     def attach(self, client: Client, token: str | None) -> None:
         """A connection says hello: with a seat token it takes its seat back."""
+        was_connected = False
         if token is not None:
             key = token_key(token)
             seat = next(
@@ -480,8 +565,28 @@ class TableRunner:
             )
             if seat is None:
                 raise ProtocolError("bad_token", "no seat at this table has that token")
+            for c in list(self.clients):
+                if c.seat == seat and c is not client:
+                    # the token moved to another client: the one that held it is told
+                    # and closed (it no longer plays the seat)
+                    was_connected = True
+                    c.seat = None
+                    self.clients.discard(c)
+                    c.send(
+                        error_frame(
+                            "replaced",
+                            f"another connection took seat {seat} with its token; this one "
+                            "is closed",
+                        )
+                    )
+                    c.close()
             client.seat = seat
             self._timeouts.pop(seat, None)
+        elif self.max_spectators and self.spectators() >= self.max_spectators:
+            raise ProtocolError(
+                "limit_reached",
+                f"this table already has {self.max_spectators} spectators; try again later",
+            )
         self.clients.add(client)
         client.sent_hand = 0
         client.sent_events = 0
@@ -493,17 +598,46 @@ class TableRunner:
                 "seat": client.seat,
             }
         )
-        self.broadcast()
+        if client.seat is not None and not was_connected:
+            self.broadcast()  # the seat shows as connected again
+        else:  # nobody else's view changed: only the newcomer gets the table
+            client.send_text(self.frame_text(client))
+
+    def spectators(self) -> int:
+        """Connections of this table that hold no seat."""
+        return sum(1 for c in self.clients if c.seat is None)
 
     def detach(self, client: Client) -> None:
+        """A connection ended. Only when it was the last connection of a seat does anybody
+        else's view change (the seat shows as disconnected): spectators come and go
+        without a frame to anybody."""
+        if client not in self.clients:
+            return
         self.clients.discard(client)
-        self.broadcast()
+        if client.seat is not None and all(c.seat != client.seat for c in self.clients):
+            self.broadcast()
 
     def join(self, client: Client, name: str, seat: int | None) -> str:
         """Sit ``client`` down; returns the seat token (given to this client only). His
         buy-in goes to the table between hands (at once if no hand is running)."""
         if client.seat is not None:
             raise ProtocolError("not_allowed", f"you already sit in seat {client.seat}")
+        name = check_name(name)
+        key = name_key(name)
+        if any(s is not None and name_key(s.name) == key for s in self.seats):
+            raise ProtocolError("bad_name", f"somebody at this table is already named {name!r}")
+        if self.seats_per_address:
+            held = sum(
+                1
+                for r in self.room
+                for s in r.seats
+                if s is not None and not s.bot and not s.leaving and s.address == client.address
+            )
+            if held >= self.seats_per_address:
+                raise ProtocolError(
+                    "limit_reached",
+                    f"your address already holds {held} seats, the most it may hold here",
+                )
         m = len(self.seats)
         if seat is None:
             seat = next((ts for ts in range(m) if self._free(ts)), None)
@@ -514,7 +648,8 @@ class TableRunner:
         elif not self._free(seat):
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
         token = secrets.token_urlsafe(32)
-        self.seats[seat] = Seat(name, token_key(token), self.config.buy_in)
+        self._bank[seat] = self.config.time_bank
+        self.seats[seat] = Seat(name, token_key(token), self.config.buy_in, address=client.address)
         self.chips_in += self.config.buy_in
         self._between_hands()
         self._save_seating()
@@ -547,13 +682,45 @@ class TableRunner:
         s = self._seat_of(client)
         ts = client.seat
         assert ts is not None
-        if self.table.seats[ts] is None and not s.pending and self._in_hand(ts) is None:
-            raise ProtocolError("not_allowed", "you have no chips left: leave and join again")
+        # (the hand he went broke in is still the table's last one until the next deal)
+        playing = self.in_progress and self._in_hand(ts) is not None
+        if self.table.seats[ts] is None and not s.pending and not playing:
+            raise ProtocolError("not_allowed", "you have no chips left: buy in again (rebuy)")
         if s.sitting_out:
             s.sitting_out = False
             self._timeouts.pop(ts, None)
             self._between_hands()
             self._save_seating()
+        self._changed()
+
+    def rebuy(self, client: Client) -> None:
+        """Chips up to the table's buy-in, outside the hands the player is in: a player with
+        no chips left buys in again (and is dealt in as a new player is: he had sat out
+        since he went broke), one with fewer chips than the buy-in is topped up to it
+        (added at once, or when the running hand ends)."""
+        s = self._seat_of(client)
+        ts = client.seat
+        assert ts is not None
+        if s.leaving:
+            raise ProtocolError("not_allowed", "you are leaving this table")
+        if self.in_progress and self._in_hand(ts) is not None:
+            raise ProtocolError(
+                "not_allowed", "chips are added between hands: wait for the end of this one"
+            )
+        stack = self.table.seats[ts]
+        held = (stack or 0) + s.pending
+        if held >= self.config.buy_in:
+            raise ProtocolError(
+                "not_allowed",
+                f"you have {held} chips; a rebuy tops up to the buy-in, {self.config.buy_in}",
+            )
+        if stack is None and not s.pending:  # broke: he plays again
+            s.sitting_out = False
+            self._timeouts.pop(ts, None)
+        s.pending += self.config.buy_in - held
+        self.chips_in += self.config.buy_in - held
+        self._between_hands()
+        self._save_seating()
         self._changed()
 
     def leave(self, client: Client) -> None:
@@ -592,6 +759,9 @@ class TableRunner:
                     s.sitting_out = True
                     continue
                 t.sit(ts, s.pending)
+                s.pending = 0
+            elif s.pending:  # chips added (a top-up): now that no hand runs
+                t.rebuy(ts, s.pending)
                 s.pending = 0
             status = t.status(ts)
             if s.sitting_out and status != "sitting_out":
@@ -722,12 +892,20 @@ class TableRunner:
         assert hand is not None
         ts = self.seat_map[hand.actor]
         sat_out = False
+        missed = 0
         if timed_out:
             n = self._timeouts[ts] = self._timeouts.get(ts, 0) + 1
             s = self.seats[ts]
-            if n >= TIMEOUTS_TO_SIT_OUT and s is not None and not s.sitting_out:
+            if self.config.missed_turns:
+                if n >= self.config.missed_turns:
+                    missed = n
+            elif n >= TIMEOUTS_TO_SIT_OUT and s is not None and not s.sitting_out:
                 s.sitting_out = sat_out = True
         self._apply(ts, engine.timeout_action(hand))
+        if missed:
+            self._timeouts.pop(ts, None)
+            self._free_seat(ts, f"the clock played {missed} turns in a row for you")
+            return
         if sat_out and self.in_progress:  # (a finished hand stored the seating already)
             self._save_seating()
         self._changed()
@@ -768,9 +946,33 @@ class TableRunner:
         self._timer_for = key
         self._timer = loop.call_later(delay, self._guard, fn, *args)
 
+    def bank_left(self, ts: int) -> float:
+        """Seconds of time bank table seat ``ts`` has left."""
+        return self._bank.get(ts, self.config.time_bank)
+
+    def _clock_out(self, key: tuple[Any, ...]) -> None:
+        """The action clock ran out: the player's time bank runs, if he has some left."""
+        if key != (self.hand_id, self.seq) or not self.in_progress:
+            return
+        hand = self.hand
+        assert hand is not None
+        ts = self.seat_map[hand.actor]
+        if self.bank_left(ts) < 0.05:
+            self._auto(key, True)
+            return
+        self._banking = (key, ts, asyncio.get_running_loop().time())
+        self._changed()
+
     def _changed(self) -> None:
         """Plan what happens next (bot move, clock, next hand), then tell everybody."""
         self._deadline = None
+        key_now = (self.hand_id, self.seq)
+        if self._banking is not None and (self._banking[0] != key_now or not self.in_progress):
+            # the decision that used the time bank is over: what it used is gone
+            _, ts, began = self._banking
+            used = asyncio.get_running_loop().time() - began
+            self._bank[ts] = max(0.0, self.bank_left(ts) - used)
+            self._banking = None
         if self.in_progress:
             hand = self.hand
             assert hand is not None
@@ -782,8 +984,15 @@ class TableRunner:
                 self._schedule(("bot", *key), self.config.bot_delay, self._bot_act, key)
             elif s.sitting_out or s.leaving:
                 self._schedule(("auto", *key), 0.0, self._auto, key, False)
+            elif self._banking is not None:
+                self._schedule(("bank", *key), self.bank_left(ts), self._auto, key, True)
+                assert self._timer is not None
+                self._deadline = self._timer.when()
             else:
-                self._schedule(("clock", *key), self.config.clock, self._auto, key, True)
+                clock = self.config.clock
+                if self._resume is not None and self._resume[0] == key:
+                    clock = self._resume[1]
+                self._schedule(("clock", *key), clock, self._clock_out, key)
                 assert self._timer is not None
                 self._deadline = self._timer.when()
         else:
@@ -793,11 +1002,85 @@ class TableRunner:
         self.broadcast()
 
     def start(self) -> None:
-        """Begin running (on the event loop): resume the hand in progress or deal."""
+        """Begin running (on the event loop): resume the hand in progress or deal, and
+        watch the seats of absent players (a restart counts their absence from now). The
+        clock of a decision waited for goes on from when it began (as stored), with at
+        least :data:`RESTART_GRACE` seconds to reconnect if it ran out meanwhile."""
+        if self.in_progress:
+            began = self.store.decision_started(self.hand_id, self.seq)
+            if began is not None:
+                clock = self.config.clock
+                left = clock - max(0.0, time.time() - began)
+                self._resume = ((self.hand_id, self.seq), max(left, min(clock, RESTART_GRACE)))
         self._changed()
+        self._sweep_later()
 
     def stop(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
         self._timer = None
         self._timer_for = None
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        self._sweeper = None
+
+    # -- seats nobody uses ---------------------------------------------------------------------
+
+    def _sweep_interval(self) -> float | None:
+        limits = [t for t in (self.config.seat_timeout, self.config.sit_out_timeout) if t > 0]
+        return None if not limits else max(0.05, min(1.0, min(limits) / 4))
+
+    def _sweep_later(self) -> None:
+        interval = self._sweep_interval()
+        if interval is not None:
+            loop = asyncio.get_running_loop()
+            self._sweeper = loop.call_later(interval, self._guard, self._sweep)
+
+    def _sweep(self) -> None:
+        """Free the seat of each player disconnected for longer than ``seat_timeout`` or
+        sitting out for longer than ``sit_out_timeout``: he leaves as if he had asked to
+        (his turns are folded, his chips cashed out at the end of a running hand)."""
+        self._sweeper = None
+        try:
+            now = asyncio.get_running_loop().time()
+            connected = {c.seat for c in self.clients}
+            cfg = self.config
+            freed: list[tuple[int, str]] = []
+            for ts, s in enumerate(self.seats):
+                if s is None or s.bot or s.leaving:
+                    self._away.pop(ts, None)
+                    self._out.pop(ts, None)
+                    continue
+                if ts in connected:
+                    self._away.pop(ts, None)
+                else:
+                    self._away.setdefault(ts, now)
+                broke = self.table.seats[ts] is None and not s.pending and self._in_hand(ts) is None
+                if s.sitting_out or broke:
+                    self._out.setdefault(ts, now)
+                else:
+                    self._out.pop(ts, None)
+                if 0 < cfg.seat_timeout <= now - self._away.get(ts, now):
+                    freed.append((ts, f"disconnected for more than {cfg.seat_timeout:g} s"))
+                elif 0 < cfg.sit_out_timeout <= now - self._out.get(ts, now):
+                    freed.append((ts, f"sitting out for more than {cfg.sit_out_timeout:g} s"))
+            for ts, why in freed:
+                self._free_seat(ts, why)
+        finally:
+            self._sweep_later()
+
+    def _free_seat(self, ts: int, why: str) -> None:
+        s = self.seats[ts]
+        assert s is not None
+        log.info("table %s: seat %d freed (%s)", self.config.id, ts, why)
+        s.leaving = True
+        self._away.pop(ts, None)
+        self._out.pop(ts, None)
+        self._between_hands()
+        self._save_seating()
+        for c in list(self.clients):
+            if c.seat == ts:
+                c.seat = None
+                c.send(error_frame("seat_freed", f"your seat was freed: {why}; chips cashed out"))
+                c.send({"v": PROTOCOL_VERSION, "type": "left"})
+        self._changed()

@@ -24,6 +24,9 @@ const st = {
   selected: new Set(),
   retry: 0,
   pending: false,
+  // false while the connection is down: the clock stops and nothing can be played
+  online: false,
+  frozenLeft: null,
 };
 
 function tokenKey() { return "triple-draw-token:" + st.tableId; }
@@ -83,12 +86,15 @@ function connect() {
   setStatus("connecting…");
   ws.onopen = () => {
     st.retry = 0;
+    st.online = true;
     const token = localStorage.getItem(tokenKey());
     send(token ? { type: "hello", token } : { type: "hello" });
   };
-  ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
+  // only the current connection's frames count (an old one may still be closing)
+  ws.onmessage = (ev) => { if (st.ws === ws) onFrame(JSON.parse(ev.data)); };
   ws.onclose = () => {
     if (st.ws !== ws) return;
+    goOffline();
     setStatus("disconnected — reconnecting…");
     st.retry = Math.min(st.retry + 1, 5);
     setTimeout(connect, 500 * st.retry);
@@ -96,6 +102,16 @@ function connect() {
 }
 
 function setStatus(text) { $("status").textContent = text; }
+
+// The server is out of reach: freeze the clock where it was and disable every action
+// until a new connection brings a fresh state.
+function goOffline() {
+  if (!st.online) return;
+  st.frozenLeft = clockLeft();
+  st.online = false;
+  st.pending = false;
+  render();
+}
 
 function onFrame(f) {
   switch (f.type) {
@@ -125,6 +141,13 @@ function onFrame(f) {
       if (f.code === "bad_token") {
         localStorage.removeItem(tokenKey());
         st.ws.close();
+      } else if (f.code === "replaced") {
+        // another tab or device took the seat with its token: do not reconnect and take
+        // it back (the two would take it from each other forever)
+        const ws = st.ws;
+        st.ws = null;
+        ws.close();
+        setStatus("your seat is played from another window — reload to take it back");
       }
       $("hint").textContent = f.message;
       break;
@@ -150,6 +173,8 @@ function onState(f) {
   st.events = st.events.slice(0, f.events_from).concat(f.events);
   st.clock = f.clock;
   st.clockAt = performance.now();
+  st.online = true;
+  st.frozenLeft = null;
   const h = f.hand;
   if (!h || h.id !== prevHand || h.phase !== "draw" || !isMyTurn()) st.selected.clear();
   st.pending = false;
@@ -160,7 +185,24 @@ function onState(f) {
 
 function isMyTurn() {
   const h = st.hand;
-  return !!h && st.seat !== null && h.actor === st.seat && h.legal_actions.length > 0;
+  return st.online && !!h && st.seat !== null && h.actor === st.seat && h.legal_actions.length > 0;
+}
+function myBet() {
+  // the chips this seat already put in this betting round
+  const h = st.hand;
+  const p = h ? h.players.find((x) => x.seat === st.seat) : undefined;
+  return p ? p.bet : 0;
+}
+function isBroke() {
+  // no chips left and not in a hand: the seat can only buy in again (or leave)
+  const x = st.seats[st.seat];
+  return !!x && x.stack === 0 && x.sitting_out && !inRunningHand();
+}
+function inRunningHand() {
+  const h = st.hand;
+  if (!h || h.phase === "over" || st.seat === null) return false;
+  const p = h.players.find((x) => x.seat === st.seat);
+  return !!p && !p.folded;
 }
 function legal(kind) {
   const h = st.hand;
@@ -208,6 +250,14 @@ function renderSeats() {
     if (!x) {
       div.classList.add("empty");
       div.appendChild(el("div", "name", "empty seat " + (s + 1)));
+      if (st.seat === null && st.online) {
+        // the lobby's seat pick: sit down in this very seat
+        const b = el("button", "take-seat", "Sit here");
+        b.type = "button";
+        b.setAttribute("aria-label", "Sit down in seat " + (s + 1));
+        b.addEventListener("click", () => joinSeat(s));
+        div.appendChild(b);
+      }
       box.appendChild(div);
       continue;
     }
@@ -224,6 +274,13 @@ function renderSeats() {
       const b = el("span", "dealer", "D");
       b.title = "button";
       b.setAttribute("aria-label", "dealer button");
+      div.appendChild(b);
+    }
+    if (h && (h.small_blind_seat === s || h.big_blind_seat === s)) {
+      const big = h.big_blind_seat === s;
+      const b = el("span", "blind " + (big ? "blind-bb" : "blind-sb"), big ? "BB" : "SB");
+      b.title = big ? "big blind" : "small blind";
+      b.setAttribute("aria-label", b.title);
       div.appendChild(b);
     }
     const cards = el("div", "cards");
@@ -265,6 +322,13 @@ function renderCenter() {
   } else {
     street = "waiting for players";
   }
+  if (!h || h.phase === "over") {
+    // nobody is dealt a hand until two players play: say so rather than stand still
+    const playing = st.seats.filter((x) => x && !x.sitting_out).length;
+    if (playing < 2) {
+      street = `waiting for players: ${playing} of the 2 needed ${playing === 1 ? "is" : "are"} playing`;
+    }
+  }
   $("street").textContent = street;
   const res = $("result");
   res.textContent = "";
@@ -286,8 +350,17 @@ function renderMe() {
   $("join-form").hidden = seated;
   $("seat-controls").hidden = !seated;
   if (seated && st.seats[st.seat]) {
-    $("btn-sitout").textContent = st.seats[st.seat].sitting_out ? "Come back" : "Sit out";
+    const x = st.seats[st.seat];
+    $("btn-sitout").textContent = isBroke()
+      ? `Buy in again (${st.info ? st.info.buy_in : ""})`
+      : x.sitting_out ? "Come back" : "Sit out";
   }
+  // a top-up to the buy-in, between the hands this seat plays
+  const add = $("btn-addchips");
+  const buyIn = st.info ? st.info.buy_in : 0;
+  const me0 = seated ? st.seats[st.seat] : null;
+  add.hidden = !(st.online && me0 && !isBroke() && !inRunningHand() && me0.stack < buyIn);
+  add.textContent = `Add chips (to ${buyIn})`;
   const h = st.hand;
   const hole = $("hole");
   hole.textContent = "";
@@ -308,20 +381,52 @@ function renderMe() {
       hole.appendChild(b);
     });
   }
+  const me = h ? h.players.find((x) => x.seat === st.seat) : undefined;
+  const awaitingDeal = !!(h && seated && me && !me.folded && h.phase === "draw" && !drawing &&
+    h.hole_cards.length < 5);
+  if (awaitingDeal) {
+    // thrown already (declare, then deal): the new cards come once everyone has chosen
+    for (let i = h.hole_cards.length; i < 5; i++) {
+      const e = el("span", "card back pending");
+      e.setAttribute("aria-label", "a card to come");
+      hole.appendChild(e);
+    }
+  }
   const thrown = $("thrown");
   thrown.textContent = "";
   if (h && seated && h.discards.length) {
+    // one group a draw: this seat's discard events, in order, say how many it threw
     thrown.appendChild(el("span", "label", "You threw "));
-    for (const c of h.discards) thrown.appendChild(cardEl(c));
+    let at = 0, draw = 0;
+    for (const e of st.events) {
+      if (e.kind === "begin_draw") draw = e.amount + 1;
+      if (e.kind !== "discard" || e.seat !== st.seat) continue;
+      const g = el("span", "throw");
+      g.dataset.draw = String(draw);
+      g.appendChild(el("span", "label", `draw ${draw}: `));
+      if (!e.count) g.appendChild(el("span", "pat", "stood pat"));
+      for (const c of h.discards.slice(at, at + e.count)) g.appendChild(cardEl(c));
+      at += e.count;
+      thrown.appendChild(g);
+    }
+    if (at < h.discards.length) {
+      // thrown, the new cards not dealt yet (the others still choose theirs)
+      const g = el("span", "throw");
+      for (const c of h.discards.slice(at)) g.appendChild(cardEl(c));
+      thrown.appendChild(g);
+    }
   }
   const fold = $("btn-fold"), call = $("btn-call"), raise = $("btn-raise"), draw = $("btn-draw");
   const betting = myTurn && !drawing;
   fold.hidden = call.hidden = raise.hidden = drawing;
   draw.hidden = !drawing;
-  fold.disabled = !(betting && legal("fold"));
   const c = legal("call"), k = legal("check");
+  // folding when checking is free throws a hand away for nothing: not offered
+  fold.disabled = !(betting && legal("fold") && !k);
+  fold.title = betting && k ? "checking is free" : "";
   call.disabled = !(betting && (c || k));
-  call.firstChild.textContent = c ? `Call ${c.amount} ` : "Check ";
+  // what the call costs now (the action's amount is the round's total)
+  call.firstChild.textContent = c ? `Call ${c.amount - myBet()} ` : "Check ";
   const b = legal("bet"), r = legal("raise");
   raise.disabled = !(betting && (b || r));
   raise.firstChild.textContent = r ? `Raise to ${r.amount} ` : b ? `Bet ${b.amount} ` : "Bet ";
@@ -329,11 +434,23 @@ function renderMe() {
   draw.disabled = !drawing;
   draw.firstChild.textContent = n ? `Draw ${n} ` : "Stand pat ";
   let hint = "";
-  if (!seated) hint = "You are watching. Sit down to play.";
+  if (!st.online) hint = "Connection lost: the table is paused here until it is back.";
+  else if (!seated) hint = "You are watching. Sit down to play.";
   else if (drawing) hint = "Click the cards to throw away (click again to keep), then Draw.";
   else if (myTurn) hint = "Your turn.";
+  else if (awaitingDeal) hint = "Waiting for the deal: the others are still choosing.";
   else if (h && h.actor !== null && h.actor !== undefined) hint = `${seatName(h.actor)} to act.`;
   $("hint").textContent = hint;
+}
+
+function joinSeat(s) {
+  const name = $("join-name").value.trim();
+  if (!name) {
+    $("hint").textContent = "Type your name, then pick a seat.";
+    $("join-name").focus();
+    return;
+  }
+  send({ type: "join", name, seat: s });
 }
 
 function toggleCard(c) {
@@ -365,22 +482,42 @@ const EVENT_TEXT = {
   rake: (e) => `the house takes a rake of ${e.amount}`,
 };
 
+// the hands the log keeps: the current one and the ones before it
+const KEEP_HANDS = 10;
 function renderLog() {
-  // append only the new entries, so a screen reader announces each event once
+  // append only the new entries, so a screen reader announces each event once; a new
+  // hand starts a new group under the earlier hands' (the oldest go past KEEP_HANDS)
   const ol = $("log");
-  const hid = st.hand ? st.hand.id : null;
-  if (ol.dataset.hand !== String(hid) || Number(ol.dataset.count) > st.events.length) {
-    ol.textContent = "";
-    ol.dataset.hand = String(hid);
-    ol.dataset.count = "0";
-    if (st.hand) ol.appendChild(el("li", "hand-id", `Hand #${st.hand.id}`));
+  if (!st.hand) return;
+  const hid = String(st.hand.id);
+  let group = Array.from(ol.children).find((g) => g.dataset.hand === hid);
+  if (!group) {
+    group = el("li", "hand");
+    group.dataset.hand = hid;
+    group.dataset.count = "0";
+    group.appendChild(el("div", "hand-id", `Hand #${hid}`));
+    group.appendChild(el("ol", "hand-events"));
+    ol.appendChild(group);
+    while (ol.children.length > KEEP_HANDS) ol.firstElementChild.remove();
   }
-  for (const e of st.events.slice(Number(ol.dataset.count))) {
+  const list = group.querySelector("ol");
+  if (Number(group.dataset.count) > st.events.length) {
+    list.textContent = "";
+    group.dataset.count = "0";
+  }
+  for (const e of st.events.slice(Number(group.dataset.count))) {
     const f = EVENT_TEXT[e.kind];
-    if (f) ol.appendChild(el("li", "ev-" + e.kind, f(e)));
+    if (f) list.appendChild(el("li", "ev-" + e.kind, f(e)));
   }
-  ol.dataset.count = String(st.events.length);
+  group.dataset.count = String(st.events.length);
   ol.scrollTop = ol.scrollHeight;
+}
+
+function clockLeft() {
+  const c = st.clock;
+  if (!c) return null;
+  if (st.frozenLeft !== null) return st.frozenLeft;
+  return Math.max(0, c.remaining - (performance.now() - st.clockAt) / 1000);
 }
 
 function renderClock() {
@@ -391,13 +528,18 @@ function renderClock() {
     return;
   }
   box.hidden = false;
-  const left = Math.max(0, c.remaining - (performance.now() - st.clockAt) / 1000);
+  const left = clockLeft();
   const bar = $("clock-bar");
   bar.style.width = (100 * left) / (c.total || 1) + "%";
   bar.setAttribute("aria-valuemax", String(c.total));
   bar.setAttribute("aria-valuenow", left.toFixed(0));
   bar.classList.toggle("low", left < 5);
-  $("clock-text").textContent = `${seatName(c.seat)}: ${Math.ceil(left)} s`;
+  // the actor's time bank: running now, or what it holds for when the clock runs out
+  const bank = c.in_time_bank ? "time bank " : "";
+  const more = !c.in_time_bank && c.time_bank ? ` + ${Math.ceil(c.time_bank)} s bank` : "";
+  bar.classList.toggle("bank", !!c.in_time_bank);
+  $("clock-text").textContent =
+    `${seatName(c.seat)}: ${bank}${Math.ceil(left)} s${more}` + (st.online ? "" : " (paused: reconnecting)");
 }
 
 // ---- actions ----------------------------------------------------------------------------
@@ -410,7 +552,10 @@ function act(action) {
   renderMe();
 }
 
-function onFold() { if (isMyTurn() && legal("fold")) act({ kind: "fold" }); }
+function onFold() {
+  // not when checking is free (the button is disabled then; so is the key)
+  if (isMyTurn() && legal("fold") && !legal("check")) act({ kind: "fold" });
+}
 function onCall() {
   if (!isMyTurn()) return;
   const c = legal("call"), k = legal("check");
@@ -432,14 +577,21 @@ const HISTORY_FILES = { phh: "my-hands.phhs", pokerstars: "my-hands-pokerstars.t
 async function downloadHistory(format) {
   const token = localStorage.getItem(tokenKey());
   if (!token) return;
-  const r = await fetch("/api/history?format=" + encodeURIComponent(format), {
-    headers: { Authorization: "Bearer " + token },
-  });
-  if (!r.ok) {
-    $("hint").textContent = await r.text();
-    return;
+  // the server sends pages of hands; the Link header names the next one while there is one
+  const parts = [];
+  let next = "/api/history?limit=500&format=" + encodeURIComponent(format);
+  while (next) {
+    const r = await fetch(next, { headers: { Authorization: "Bearer " + token } });
+    if (!r.ok) {
+      $("hint").textContent = await r.text();
+      return;
+    }
+    parts.push(await r.text());
+    const m = /<([^>]+)>;\s*rel="next"/.exec(r.headers.get("Link") || "");
+    next = m && m[1].startsWith("/api/history?") ? m[1] : null;
   }
-  const url = URL.createObjectURL(await r.blob());
+  const joined = parts.join(format === "pokerstars" ? "\n\n" : "\n");
+  const url = URL.createObjectURL(new Blob([joined], { type: "text/plain" }));
   const a = el("a");
   a.href = url;
   a.download = HISTORY_FILES[format];
@@ -476,9 +628,14 @@ async function main() {
   $("btn-draw").addEventListener("click", onDraw);
   $("btn-sitout").addEventListener("click", () => {
     const me = st.seats[st.seat];
-    send({ type: me && me.sitting_out ? "sit_in" : "sit_out" });
+    if (isBroke()) send({ type: "rebuy" });
+    else send({ type: me && me.sitting_out ? "sit_in" : "sit_out" });
   });
-  $("btn-leave").addEventListener("click", () => send({ type: "leave" }));
+  $("btn-addchips").addEventListener("click", () => send({ type: "rebuy" }));
+  $("btn-leave").addEventListener("click", () => {
+    if (inRunningHand() && !window.confirm("Leave now? Your hand is folded and you leave the table.")) return;
+    send({ type: "leave" });
+  });
   $("btn-history").addEventListener("click", () => downloadHistory("phh"));
   $("btn-history-pokerstars").addEventListener("click", () => downloadHistory("pokerstars"));
   $("table-select").addEventListener("change", (ev) => {
@@ -490,6 +647,7 @@ async function main() {
     st.hand = null;
     st.events = [];
     st.seat = null;
+    $("log").textContent = "";
     connect();
   });
   document.addEventListener("keydown", onKey);
