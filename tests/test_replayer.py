@@ -247,3 +247,24 @@ def test_serve_has_the_replayer_and_takes_an_upload(browser: Any, tmp_path: Path
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_the_replay_app_refuses_a_foreign_host() -> None:
+    """``triple-draw replay``'s app answers localhost, IP addresses and the names it is
+    given, and refuses any other Host (DNS rebinding), like the table server."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from triple_draw.server.replayer import create_replay_app
+
+    path = DATA / "pokerstars" / "cash.txt"
+    for host, allowed, status in (
+        ("localhost", [], 200),
+        ("127.0.0.1", [], 200),
+        ("evil.example", [], 421),
+        ("table.example", ["table.example"], 200),
+    ):
+        app = create_replay_app(path, allowed)
+        client = TestClient(app, base_url=f"http://{host}")
+        r = client.get("/replay?source=file")
+        assert r.status_code == status, (host, r.status_code)

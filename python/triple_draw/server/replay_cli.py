@@ -26,6 +26,13 @@ def add_replay_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="a hand-history or PHH file")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8001, help="port (default 8001; 0: any free)")
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        help="a host name the replayer answers to besides localhost and IP addresses "
+        "(repeatable; refuses others, against DNS rebinding)",
+    )
     p.add_argument("--log-level", default="warning", choices=("debug", "info", "warning", "error"))
     p.set_defaults(func=run)
     return p
@@ -33,7 +40,7 @@ def add_replay_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from triple_draw.errors import ArgumentError
-    from triple_draw.server.cli import EXTRA_HINT, REQUIRED
+    from triple_draw.server.cli import EXTRA_HINT, REQUIRED, allowed_hosts
 
     missing = [m for m in REQUIRED if importlib.util.find_spec(m) is None]
     if missing:
@@ -51,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
 
     check_path(args.file)
     doc = replay_document(Path(args.file).read_bytes())  # its errors before the server starts
-    app = create_replay_app(args.file)
+    # the names it answers to: --allow-host, and --host given as a name (as for serve)
+    app = create_replay_app(args.file, allowed_hosts(args))
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

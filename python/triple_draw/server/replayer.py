@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 from importlib import resources
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from triple_draw.errors import TripleDrawError
@@ -253,9 +254,11 @@ def replayer_routes(file: str | Path | None = None) -> list[Any]:
     ]
 
 
-def create_replay_app(file: str | Path) -> Any:
+def create_replay_app(file: str | Path, allowed_hosts: Sequence[str] = ()) -> Any:
     """The app of ``triple-draw replay FILE``: the replayer with that file, and its
-    static files, behind the table server's security headers."""
+    static files, behind the table server's Host check and security headers
+    (``allowed_hosts``: host names it answers to besides ``localhost`` and IP addresses,
+    which it always does)."""
     from starlette.applications import Starlette
     from starlette.responses import RedirectResponse
     from starlette.routing import Mount, Route
@@ -273,5 +276,7 @@ def create_replay_app(file: str | Path) -> Any:
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         ]
     )
-    app.add_middleware(_SecurityHeaders)
+    app.add_middleware(
+        _SecurityHeaders, allowed_hosts={h.lower().rstrip(".") for h in allowed_hosts}
+    )
     return app
