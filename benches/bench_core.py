@@ -6,10 +6,15 @@ measurements, never pass/fail tests of speed.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
 import triple_draw as td
+
+#: the test suite's smoke run (tests/conftest.py): tiny sizes
+SMOKE = os.environ.get("TD_BENCH_SMOKE") == "1"
 
 # Warm up first: the first thousands of calls of a fresh process run measurably slower.
 pytestmark = pytest.mark.benchmark(warmup=True, warmup_iterations=20_000)
@@ -26,7 +31,7 @@ def _random_hands(n: int, seed: int = 1) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def hands_10m() -> np.ndarray:
-    return _random_hands(10_000_000)
+    return _random_hands(20_000 if SMOKE else 10_000_000)
 
 
 def test_evaluate_ids(benchmark) -> None:  # type: ignore[no-untyped-def]
@@ -43,7 +48,7 @@ def test_rank_ids(benchmark) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("n", [1_000_000, 10_000_000])
+@pytest.mark.parametrize("n", [10_000, 20_000] if SMOKE else [1_000_000, 10_000_000])
 def test_evaluate_batch(benchmark, hands_10m, n, threads) -> None:  # type: ignore[no-untyped-def]
     hands = hands_10m[:n]
     out = benchmark(td.evaluate_batch, hands, threads=threads)

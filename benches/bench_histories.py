@@ -11,6 +11,8 @@ The target is at least 5,000 hands per second per core (docs: Hand histories).
 
 from __future__ import annotations
 
+import os
+
 import random
 import time
 from decimal import Decimal
@@ -19,7 +21,10 @@ from functools import cache
 from triple_draw import Hand, Rules, histories, phh
 from triple_draw.bots import HeuristicBot
 
-N_HANDS = 2000
+#: the test suite's smoke run (tests/conftest.py): tiny sizes
+SMOKE = os.environ.get("TD_BENCH_SMOKE") == "1"
+
+N_HANDS = 100 if SMOKE else 2000
 NAMES = ["jo smith", "Zed", "hero", "[Ace]High", "deuce:seven", "Marek P"]
 
 

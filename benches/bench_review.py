@@ -12,6 +12,8 @@ The target is at least 100 hands per second per core (issue #22; docs: Analysis)
 
 from __future__ import annotations
 
+import os
+
 import random
 import sys
 import tempfile
@@ -24,7 +26,10 @@ from triple_draw import Hand, Rules, histories
 from triple_draw.bots import HeuristicBot
 from triple_draw.review import review
 
-N_HANDS = 2000
+#: the test suite's smoke run (tests/conftest.py): tiny sizes
+SMOKE = os.environ.get("TD_BENCH_SMOKE") == "1"
+
+N_HANDS = 40 if SMOKE else 2000
 NAMES = ["jo smith", "Zed", "hero", "[Ace]High", "deuce:seven", "Marek P"]
 
 

@@ -34,11 +34,14 @@ from server_util import ServerProcess, _env
 
 from triple_draw.server.botclient import BotClient
 
-SPECTATORS = 1000
+#: the test suite's smoke run (tests/conftest.py): tiny sizes
+SMOKE = os.environ.get("TD_BENCH_SMOKE") == "1"
+
+SPECTATORS = 100 if SMOKE else 1000
 #: handshakes in flight at once
 CONCURRENCY = 50
 #: seconds the crowd stays idle (and the quiet phase before it)
-IDLE_SECONDS = 5.0
+IDLE_SECONDS = 1.0 if SMOKE else 5.0
 #: the most seconds any one phase may take
 PHASE_LIMIT = 120.0
 

@@ -1,13 +1,35 @@
-"""Helpers shared by the engine's tests (import them: ``from conftest import ...``)."""
+"""Helpers shared by the engine's tests (import them: ``from conftest import ...``), and
+the benchmarks' smoke mode.
+
+The suite's run (``testpaths``: ``tests`` and ``benches``) collects the benchmarks as smoke
+tests: unless it asks for timing (``--benchmark-only`` or ``--benchmark-enable``), each
+case runs once, untimed (``--benchmark-disable``), and ``TD_BENCH_SMOKE=1`` tells the
+bench modules to use tiny sizes. ``pytest benches --benchmark-only`` (or ``python
+benches/bench_X.py``) measures at full size."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
 
 from triple_draw import Deck
 from triple_draw.game import Hand, Rules
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    # (before pytest-benchmark's own pytest_configure, which is trylast, reads the option,
+    # and before any bench module is imported)
+    timing = config.getoption("benchmark_only", default=False) or config.getoption(
+        "benchmark_enable", default=False
+    )
+    if timing:
+        os.environ.pop("TD_BENCH_SMOKE", None)
+    else:
+        config.option.benchmark_disable = True
+        os.environ["TD_BENCH_SMOKE"] = "1"
 
 
 def partition_ok(h: Hand) -> bool:

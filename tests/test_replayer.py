@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -17,13 +16,16 @@ from typing import Any
 
 import pytest
 
+from browser_util import browser
+
 from triple_draw import histories
 
 from triple_draw.server.replayer import MAX_UPLOAD, frames, replay_document
 
+__all__ = ["browser"]  # the fixture (browser_util.py)
+
 DATA = Path(__file__).resolve().parent / "data" / "histories"
 RECORDS = sorted(DATA.glob("*/*.txt"))
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "server"
 
 
@@ -91,28 +93,6 @@ def test_routes_refuse_what_is_not_a_record() -> None:
 # ----------------------------------------------------------------------------- Chromium
 
 
-def _need(what: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} is required in CI (.ci/run installs it)")
-    pytest.skip(f"{what} is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    pytest.importorskip("starlette")
-    pytest.importorskip("uvicorn")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _need("playwright (pip)")
-    if not os.path.exists(CHROMIUM):
-        _need("chromium (apt)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        yield b
-        b.close()
-
-
 def _start(cmd: list[str]) -> tuple[subprocess.Popen[str], str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     proc = subprocess.Popen(
@@ -155,6 +135,7 @@ def test_replay_command_steps_through_a_record(browser: Any) -> None:
     try:
         ctx = browser.new_context(viewport={"width": 1100, "height": 800})
         page = ctx.new_page()
+        page.set_default_timeout(90_000)  # a loaded machine (CI runs two workers)
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(url)
@@ -222,6 +203,7 @@ def test_serve_has_the_replayer_and_takes_an_upload(browser: Any, tmp_path: Path
     try:
         ctx = browser.new_context()
         page = ctx.new_page()
+        page.set_default_timeout(90_000)  # a loaded machine (CI runs two workers)
         page.goto(url.rstrip("/") + "/replay")
         path = DATA / "winamax" / "cash.txt"
         page.set_input_files("#file-input", str(path))

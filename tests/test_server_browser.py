@@ -9,70 +9,16 @@ another seat's hidden cards. Screenshots of a draw and a showdown are saved unde
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
 
-import pytest
+from browser_util import Page, browser
 from server_util import ServerProcess, held_cards, hidden_leaks
 
+__all__ = ["browser"]  # the fixture (browser_util.py)
+
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "server"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-
-def _need(what: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} is required in CI (.ci/run installs it)")
-    pytest.skip(f"{what} is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _need("playwright (pip)")
-    if not os.path.exists(CHROMIUM):
-        _need("chromium (apt)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        yield b
-        b.close()
-
-
-class Page:
-    """A browser context on the table, recording every WebSocket frame it receives."""
-
-    def __init__(self, browser: Any, url: str, *, size: tuple[int, int] = (1200, 820)) -> None:
-        self.ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
-        self.page = self.ctx.new_page()
-        self.frames: list[dict[str, Any]] = []
-        self.errors: list[str] = []
-        self.page.on("websocket", self._on_ws)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(url)
-        self.seat: int | None = None
-
-    def _on_ws(self, ws: Any) -> None:
-        ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
-
-    def join(self, name: str) -> None:
-        self.page.fill("#join-name", name)
-        self.page.click("#join-btn")
-        self.page.wait_for_selector("#seat-controls:not([hidden])")
-        joined = [f for f in self.frames if f["type"] == "joined"]
-        assert joined
-        self.seat = joined[-1]["seat"]
-
-    def my_turn(self) -> str | None:
-        p = self.page
-        if p.is_visible("#btn-draw") and p.is_enabled("#btn-draw"):
-            return "draw"
-        if p.is_enabled("#btn-call"):
-            return "bet"
-        return None
 
 
 def _hands(db: Path) -> dict[int, tuple[dict[str, Any], list[int]]]:

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from server_util import ServerProcess
-from test_server_browser import Page, browser
+from browser_util import Page, browser
 
-__all__ = ["browser"]  # the fixture, shared with test_server_browser.py
+__all__ = ["browser"]  # the fixture (browser_util.py)
 
 ARGS = ("--tables", "1", "--bots", "0", "--seats", "2", "--hand-pause", "2.5", "--clock", "60")
 
