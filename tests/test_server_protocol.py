@@ -306,14 +306,15 @@ def _finished_hands(db: Path) -> dict[int, tuple[dict[str, Any], list[int]]]:
 
 
 def test_action_clock_checks_or_folds_and_stands_pat(db: Path) -> None:
+    # (a clock long enough for the test's own call on a loaded machine: 0.2 s was not)
     with (
-        client(db, [table(clock=0.2)]) as c,
+        client(db, [table(clock=1.5)]) as c,
         c.websocket_connect("/ws/t1") as w1,
         c.websocket_connect("/ws/t1") as w2,
     ):
         a, b = two_players(c, [w1, w2])
         first = a.state["hand"]["id"]  # type: ignore[index]
-        assert a.state["clock"]["total"] == 0.2  # type: ignore[index]
+        assert a.state["clock"]["total"] == 1.5  # type: ignore[index]
         # nobody acts: the small blind is folded (he faces the big blind) ...
         a.until(
             lambda f: (

@@ -269,6 +269,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         store.close()
         raise ArgumentError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
+    sock.listen(2048)  # connections wait in the backlog from the moment the URL is printed
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"triple-draw serve: open http://{shown}:{port}/ (database {args.db})", flush=True)

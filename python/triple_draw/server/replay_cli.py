@@ -67,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         sock.bind((args.host, args.port))
     except OSError as e:
         raise ArgumentError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
+    sock.listen(128)  # connections wait in the backlog from the moment the URL is printed
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     n = len(doc["hands"])
