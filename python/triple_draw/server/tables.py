@@ -533,11 +533,6 @@ class TableRunner:
             f'"events_from":{events_from},"clock":{b.clock}}}'
         )
 
-    def frame_for(self, client: Client) -> dict[str, Any]:
-        """:meth:`frame_text` as a dict."""
-        frame: dict[str, Any] = json.loads(self.frame_text(client))
-        return frame
-
     def broadcast(self) -> None:
         if not self.clients:
             return
