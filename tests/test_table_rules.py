@@ -513,3 +513,13 @@ def test_next_hand_tells_what_new_hand_will_do():
     )
     with pytest.raises(IllegalActionError):
         t.next_hand()
+
+
+def test_a_busted_player_who_leaves_for_good_gives_up_his_seat():
+    t = Table(R, [100, 100, 2, 100], button=1, seed=1)
+    bust_seat(t, 2, 3)
+    assert t.leave(2) == 0 and t.busted == ()
+    with pytest.raises(ArgumentError, match="nobody busted there"):
+        t.rebuy(2, 50)
+    with pytest.raises(ArgumentError, match="seat 2 is empty"):
+        t.leave(2)

@@ -271,8 +271,14 @@ class Table:
 
     def leave(self, seat: int) -> int:
         """The player of ``seat`` leaves between hands; returns his chips. What he owed
-        leaves with him."""
+        leaves with him. A player who busted there (see :attr:`busted`) leaves for good:
+        his seat is no longer his to buy back into (returns 0)."""
         self._between_hands("leave")
+        self._check_seat(seat)
+        if self._seats[seat] is None and seat in self._busted:
+            self._busted.discard(seat)
+            self._owes[seat] = None
+            return 0
         self._occupied(seat)
         chips = self._seats[seat]
         self._clear(seat)
