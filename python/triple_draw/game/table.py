@@ -254,7 +254,9 @@ class Table:
         Before the first hand he is simply dealt in. Later he waits for the big blind, or
         with ``post=True`` posts a big blind (live) to be dealt in as soon as he is not
         between the button and the big blind; ``post=None`` follows the table's
-        ``new_players`` option."""
+        ``new_players`` option. Sitting down in the seat of a player who busted there
+        (:attr:`busted`) ends his claim to it: whoever sits down is a new player (the
+        busted player himself comes back with :meth:`rebuy`)."""
         self._between_hands("sit down")
         self._check_seat(seat)
         if self._seats[seat] is not None:
