@@ -172,11 +172,14 @@ def test_worst_low_matches_the_evaluator() -> None:
 def test_heuristic_bot_draws_by_the_standard_rule() -> None:
     bot = HeuristicBot(seed=1)
     ids = to_ids("7c 5d 4h 3s Kd")
-    assert bot.discard(ids, evaluate(ids).rank, 3, []) == tuple(to_ids("Kd"))
+    assert bot.discard(ids, 3, []) == tuple(to_ids("Kd"))
     # on the last draw a ten-low stands pat when every opponent drew two or more
     ten = to_ids("Tc 8d 5h 3s 2c")
-    assert bot.discard(ten, evaluate(ten).rank, 1, [2, 3]) == ()
-    assert bot.discard(ten, evaluate(ten).rank, 1, [0]) == tuple(to_ids("Tc"))
+    assert bot.discard(ten, 1, [2, 3]) == ()
+    assert bot.discard(ten, 1, [0]) == tuple(to_ids("Tc"))
+    # the unused ``rank`` argument is gone (CHANGELOG): the old four-argument call is refused
+    with pytest.raises(TypeError):
+        bot.discard(ten, evaluate(ten).rank, 1, [0])  # type: ignore[call-arg]
 
 
 def test_heuristic_bot_beats_random_and_calling_station() -> None:

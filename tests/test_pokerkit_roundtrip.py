@@ -6,8 +6,8 @@ triple draw load in ours to the same stacks - hands that run the deck out and re
 included, in both directions (Rules.pokerkit() burns and reshuffles as PokerKit does).
 Each documented difference (docs/interop-phh.md: *Where PokerKit's rules differ from
 ours*) is pinned down from both sides: raise cap counting, short all-in reopening and
-raise size, the reshuffle pool of the other rules, odd chips of a three-way split, a short
-big blind.
+raise size, a raise nobody can call, the reshuffle pool of the other rules, odd chips of
+a three-way split, a short big blind.
 """
 
 from __future__ import annotations
@@ -423,3 +423,33 @@ def test_a_short_big_blind_keeps_the_full_price_in_ours_only() -> None:
     calls = [op.amount for op in state.operations if type(op).__name__ == "CheckingOrCalling"]
     assert calls[:2] == [1, 0]  # p3 calls 1, the small blind has nothing more to put in
     assert phh_stacks(h) != list(state.stacks)
+
+
+def test_a_raise_nobody_can_call_is_ours_and_comes_back_uncalled() -> None:
+    """p3 raises all-in to 4; the big blind (p2) has 3 chips in all, so nobody left can
+    match a raise by the small blind (p1), though p2 is not all-in yet. We allow p1's
+    raise to 6 (docs/rules.md refuses a raise only when every other player *is* all-in):
+    p2 calls all-in for 3 and the 2 chips nobody matched come back to p1 uncalled.
+    PokerKit refuses the raise ("every other player has either folded or gone all-in": it
+    compares what each can still put in). Without the raise both agree."""
+    showdown = [*PATS * 3, "p1 sm -", "p2 sm -", "p3 sm -"]
+    text = history(3, [100, 3, 4], "p3 cbr 4", "p1 cbr 6", "p2 cc", *showdown)
+    h = phh.loads(text)
+    sb = (h.button + 1) % 3
+    assert h.result.returned == (sb, 2)
+    assert h.committed[sb] == 4 and phh_stacks(h) == [107, 0, 0]  # 6, less 2 returned
+    with pytest.raises(ValueError):
+        pokerkit_replay(text)
+    game = PkTripleDraw(AUTOMATIONS, True, 0, (1, 2), 2, 4, mode=Mode.CASH_GAME)
+    state = game([100, 3, 4], 3)
+    state.complete_bet_or_raise_to(4)
+    assert not state.can_complete_bet_or_raise_to()
+    with pytest.raises(ValueError, match="every other player has either folded or gone all-in"):
+        state.complete_bet_or_raise_to(6)
+    # the same spot in ours, played directly: the raise is offered
+    ours = Hand(Rules(), [4, 100, 3], button=0, seed=1)
+    ours.bet_or_raise()
+    assert ours.actor == 1 and ours.can_bet_or_raise()
+    # p1 calls instead: PokerKit and we give the same stacks
+    called = history(3, [100, 3, 4], "p3 cbr 4", "p1 cc", "p2 cc", *showdown)
+    assert pokerkit_replay(called) == phh_stacks(phh.loads(called)) == [107, 0, 0]

@@ -36,7 +36,7 @@ def setups(
         ante=draw(st.integers(0, 2)),
         raise_cap=draw(st.integers(1, 4)),
         big_blind_is_bet=draw(st.booleans()),
-        heads_up_uncapped=draw(st.booleans()),
+        heads_up_uncapped=draw(st.sampled_from([False, True, "action"])),
         short_all_in=draw(st.sampled_from(SHORT_ALL_IN)),
         draw_procedure=draw(st.sampled_from(DRAW_PROCEDURES)),
         reshuffle=draw(st.sampled_from(RESHUFFLES)),

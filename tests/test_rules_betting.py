@@ -5,10 +5,13 @@ comments."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from triple_draw import IllegalActionError
+from triple_draw import IllegalActionError, RulesError, phh
 from triple_draw.game import Action, Hand, Rules
+from triple_draw.game.betting import raise_refusal
 
 R = Rules()  # 1/2 blinds, 2/4 limits
 
@@ -269,6 +272,101 @@ def test_cap_option_heads_up_uncapped_when_round_starts_with_two_players():
     for _ in range(10):  # the round started with two players: no cap
         h.bet_or_raise()
     assert h.can_bet_or_raise()
+
+
+def test_robert_heads_up_action_lifts_the_cap_when_a_fold_leaves_two_players():
+    """Robert's Rules of Poker: there is no cap on raises once the action becomes heads-up
+    before the raising is capped - not only in a round that starts with two players."""
+    for hu, raises in ((False, 2), (True, 2), ("round", 2), ("action", 12)):
+        h = Hand(Rules(heads_up_uncapped=hu), [300] * 3, button=0, seed=1)
+        h.bet_or_raise()  # the button raises the big blind (the bet) to 4
+        h.fold()  # the small blind folds: heads-up, two full bets of four
+        n = 0
+        while h.can_bet_or_raise() and n < 12:
+            h.bet_or_raise()
+            n += 1
+        assert n == raises, hu
+    assert h.bet_level == 28 and h.can_bet_or_raise()
+
+
+def test_robert_heads_up_action_a_capped_round_stays_capped():
+    """... and a round capped while three were in stays capped when a fold leaves two."""
+    h = Hand(Rules(heads_up_uncapped="action"), [300] * 3, button=0, seed=1)
+    for _ in range(3):
+        h.bet_or_raise()  # raises to 4, 6, 8: the big blind and three raises
+    assert not h.can_bet_or_raise()
+    h.fold()  # the button folds; the small blind faces the capped raise
+    assert h.actor == 1 and not h.can_bet_or_raise()
+    with pytest.raises(IllegalActionError, match="capped"):
+        h.bet_or_raise()
+    h.check_or_call()
+    stand_pat_all(h)  # the next round starts with two players: no cap, as with True
+    for _ in range(10):
+        h.bet_or_raise()
+    assert h.can_bet_or_raise()
+
+
+def test_heads_up_uncapped_forms_and_documents():
+    assert Rules(heads_up_uncapped="round") == Rules(heads_up_uncapped=True)
+    assert Rules(heads_up_uncapped="round").heads_up_uncapped is True  # one spelling
+    r = Rules(heads_up_uncapped="action")
+    assert r.to_dict()["heads_up_uncapped"] == "action"
+    assert Rules.from_dict(r.to_dict()) == r and eval(repr(r)) == r
+    for bad in (1, 0, None, "yes", "Action"):
+        with pytest.raises(RulesError, match="heads_up_uncapped"):
+            Rules(heads_up_uncapped=bad)
+    # a hand uncapped by a fold saves and loads (its document says the round is uncapped)
+    h = Hand(r, [300] * 3, button=0, seed=1)
+    h.bet_or_raise()
+    h.fold()
+    for _ in range(5):
+        h.bet_or_raise()
+    doc = h.to_dict()
+    assert doc["betting"]["max_full_bets"] is None
+    assert Hand.from_dict(doc).to_dict() == doc
+    # and in PHH (the option in _triple_draw_rules), played to the end
+    while not h.is_over:
+        h.apply(h.legal_actions()[0] if h.in_draw else h.legal_actions()[1])
+    text = phh.dumps(h)
+    assert 'heads_up_uncapped = "action"' in text
+    assert phh.loads(text, seed=1).to_dict() == h.to_dict()
+
+
+def test_heads_up_action_over_random_play():
+    """Random hands of 3-6 players under ``heads_up_uncapped="action"``: with two players
+    in the hand a betting round is capped exactly when it was capped at the fold that left
+    two, and never when it started with two."""
+    rounds = {"started heads-up": 0, "uncapped by a fold": 0, "stayed capped": 0}
+    for seed in range(200):
+        rnd = random.Random(seed)
+        n = rnd.randint(3, 6)
+        rules = Rules(heads_up_uncapped="action", raise_cap=rnd.choice([1, 2, 3]))
+        stacks = [rnd.choice([30, 100, 300]) for _ in range(n)]
+        h = Hand(rules, stacks, button=rnd.randrange(n), seed=seed)
+        betting_round = None
+        capped_at_two: bool | None = None  # None: the round started with two players
+        while h.actor is not None:
+            acts = h.legal_actions()
+            if h.in_draw:
+                betting_round = None
+                h.apply(rnd.choice(acts))
+                continue
+            live = len(h.in_hand)
+            if betting_round != h.street:  # a new betting round
+                betting_round, capped_at_two, started = h.street, None, live
+            capped = "capped" in raise_refusal(h, h.actor)
+            if live == 2:
+                assert capped == bool(capped_at_two), (seed, h.history)
+                if capped_at_two is None:
+                    assert started == 2
+                    rounds["started heads-up"] += 1
+                else:
+                    rounds["stayed capped" if capped else "uncapped by a fold"] += 1
+            act = rnd.choices(acts, [2 if x.kind == "fold" else 5 for x in acts])[0]
+            if act.kind == "fold" and live == 3:
+                capped_at_two = capped  # the round, as the action becomes heads-up
+            h.apply(act)
+    assert all(k > 10 for k in rounds.values()), rounds
 
 
 # -- all-in for less (docs/rules.md: *All-in for less*) ----------------------------------------

@@ -19,7 +19,7 @@ jsonschema = pytest.importorskip("jsonschema")
 RULE_SETS = [
     Rules(max_players=8),
     Rules.online(max_players=8, ante=1),
-    Rules(muck_beaten_hands=True, raise_cap=4, max_players=8),
+    Rules(muck_beaten_hands=True, raise_cap=4, max_players=8, heads_up_uncapped="action"),
     Rules.online(5, heads_up_uncapped=True, short_all_in="full-raise", max_players=8),
 ]
 

@@ -655,3 +655,76 @@ def test_a_player_who_sits_out_owes_the_small_blind_that_passed_him(db: Path) ->
             store.close()
 
     asyncio.run(main())
+
+
+def test_a_broke_player_who_buys_in_again_owes_the_blinds_that_passed_him(db: Path) -> None:
+    # docs/table.md, Leaving, busting, rebuying (Robert's Rules): the server buys a broke
+    # player back in with Table.rebuy, so he is not a new player - he makes up the blinds
+    # that passed his empty seat while he was broke
+    import asyncio
+
+    from triple_draw.server.store import SQLiteStore
+    from triple_draw.server.tables import TableRunner
+
+    async def main() -> None:
+        store = SQLiteStore(db)
+        runner = TableRunner(table(hand_pause=0.0, buy_in=2), store, None)
+
+        async def play_hand() -> None:
+            """The small blind calls, the others fold; checks and pats to the end."""
+            hand = runner.hand
+            assert hand is not None
+            first = runner.hand_id
+            while runner.hand_id == first and not hand.is_over:
+                ts = runner.seat_map[hand.actor]
+                kinds = [a.kind for a in hand.legal_actions()]
+                if "discard" in kinds:
+                    action: dict[str, Any] = {"kind": "discard", "cards": []}
+                elif "check" in kinds:
+                    action = {"kind": "check"}
+                else:
+                    sb = runner.table.small_blind_seat
+                    action = {"kind": "call" if ts == sb else "fold"}
+                runner.act(conns[ts], runner.hand_id, runner.seq, action)
+            await asyncio.sleep(0.05)
+
+        try:
+            runner.start()
+            conns = [_Conn() for _ in range(4)]
+            for k, conn in enumerate(conns):  # two chips each: the big blind is all-in
+                runner.attach(conn, None)
+                runner.join(conn, f"P{k}", k)
+            await asyncio.sleep(0.05)
+            broke = None
+            for _ in range(12):
+                await play_hand()
+                doc = stored_states(db)["t1"]["table"]
+                owing = [b for b in doc["busted"] if isinstance(b, list)]
+                if owing:
+                    broke = owing[0][0]
+                    break
+            assert broke is not None, "no broke player missed a blind"
+            owes = runner.table.owes(broke)
+            assert owes in ((2, 1), (0, 1))
+            bought: list[tuple[int, str | None, tuple[int, int]]] = []
+            table_rebuy = runner.table.rebuy
+
+            def rebuy(seat: int, chips: int, **kw: Any) -> None:
+                table_rebuy(seat, chips, **kw)
+                t = runner.table
+                bought.append((seat, t.status(seat), t.owes(seat)))
+
+            runner.table.rebuy = rebuy  # type: ignore[method-assign]
+            runner.rebuy(conns[broke])  # (added when the running hand ends)
+            for _ in range(3):  # until the hand running ends
+                if bought:
+                    break
+                await play_hand()
+            # he bought back in (he did not sit down anew) and owes what he missed, to
+            # post it (the table's missed_blinds="post") - not a new player's big blind
+            assert bought == [(broke, "waiting", owes)]
+        finally:
+            runner.stop()
+            store.close()
+
+    asyncio.run(main())

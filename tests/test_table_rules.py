@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from triple_draw import ArgumentError, IllegalActionError, Rules
+from triple_draw import ArgumentError, IllegalActionError, Rules, SchemaError
 from triple_draw.game import Hand, Table
 
 R = Rules()  # blinds 1/2
@@ -408,8 +408,84 @@ def test_a_busted_player_who_rebuys_at_once_keeps_his_place_without_posting():
     t.rebuy(0, 10)  # a top-up
     assert t.seats[0] == had + 10
     t.leave(1)
-    with pytest.raises(ArgumentError, match="did not just bust"):
+    with pytest.raises(ArgumentError, match="nobody busted there"):
         t.rebuy(1, 50)
+
+
+def bust_seat(t: Table, loser: int, winner: int) -> None:
+    """Play the first hand: everyone else folds, ``loser`` (short, in a blind) is all-in
+    and loses to ``winner``."""
+    h = t.new_hand(hole_cards={loser: "KhQhJhTh9h", winner: "7c5d4h3s2c"})
+    while not h.is_over:
+        seat = t.seat_map[h.actor]  # type: ignore[index]
+        if h.in_draw:
+            h.discard([])
+        elif seat in (loser, winner):
+            h.check_or_call()
+        else:
+            h.fold()
+    assert t.status(loser) is None and t.busted == (loser,)
+
+
+def test_robert_busted_player_rebuying_after_the_big_blind_passed_him_owes_both_blinds():
+    """Robert's Rules of Poker (Button and Blind Use): a player who goes all in and loses
+    makes up the blinds that pass him before he buys back in - he is not a new player."""
+    t = Table(R, [100, 100, 2, 100], button=1, seed=1)  # seat 2 small blind, short
+    bust_seat(t, 2, 3)
+    assert deal(t) == (2, 3, 0, (0, 1, 3), {})  # the dead button on his empty seat
+    assert deal(t) == (3, 0, 1, (0, 1, 3), {})
+    assert t.owes(2) == (0, 0)  # no blind has passed him yet
+    assert deal(t) == (0, 1, 3, (0, 1, 3), {})  # the big blind skips his empty seat
+    assert t.owes(2) == (2, 1) and t.busted == (2,)
+    t.rebuy(2, 50)  # the table's default, missed_blinds="post"
+    assert t.status(2) == "waiting" and t.wants_to_post(2)
+    assert deal(t) == (1, 3, 0, (0, 1, 3), {})  # between the button and the big blind
+    # posts the big blind live and the small blind dead, as a player back from sitting out
+    assert deal(t) == (3, 0, 1, (0, 1, 2, 3), {2: (2, 1)})
+    assert t.status(2) == "active" and t.owes(2) == (0, 0) and t.busted == ()
+
+
+def test_robert_busted_big_blind_owes_the_small_blind_that_passed_his_empty_seat():
+    t = Table(R, [100, 100, 100, 2], button=1, seed=1)  # seat 3 big blind, short
+    bust_seat(t, 3, 2)
+    assert deal(t) == (2, None, 0, (0, 1, 2), {})  # the dead small blind was his
+    assert t.owes(3) == (0, 1)
+    assert t.to_dict()["busted"] == [[3, "small"]]
+    t.rebuy(3, 40, post=False)  # his own choice: wait for the big blind
+    assert t.status(3) == "waiting" and not t.wants_to_post(3)
+    assert deal(t) == (3, 0, 1, (0, 1, 2), {})
+    assert deal(t) == (0, 1, 2, (0, 1, 2), {})
+    assert deal(t) == (1, 2, 3, (0, 1, 2, 3), {})  # the big blind, and nothing more
+    assert t.owes(3) == (0, 0) and t.status(3) == "active"
+
+
+def test_a_busted_seat_taken_by_someone_else_is_a_new_player():
+    t = Table(R, [100, 100, 2, 100], button=1, seed=1)
+    bust_seat(t, 2, 3)
+    for _ in range(3):
+        deal(t)
+    assert t.owes(2) == (2, 1)
+    t.sit(2, 60)  # another player: he owes a new player's big blind only
+    assert t.owes(2) == (2, 0) and t.busted == ()
+    t.leave(2)
+    with pytest.raises(ArgumentError, match="nobody busted there"):
+        t.rebuy(2, 10)
+
+
+def test_table_documents_keep_what_a_busted_player_owes():
+    t = Table(R, [100, 100, 2, 100], button=1, seed=1)
+    bust_seat(t, 2, 3)
+    doc = t.to_dict()
+    assert doc["busted"] == [2]  # just busted: owes nothing, the form of older documents
+    for _ in range(3):
+        deal(t)
+    doc = t.to_dict()
+    assert doc["busted"] == [[2, "big"]]
+    u = Table.from_dict(doc)
+    assert u.to_dict() == doc and u.owes(2) == (2, 1) and u.busted == (2,)
+    for bad in ([[2, "new"]], [[2]], [2, 2], ["2"], [[0, "big"]]):
+        with pytest.raises(SchemaError, match="busted"):
+            Table.from_dict({**doc, "busted": bad})
 
 
 def test_next_hand_tells_what_new_hand_will_do():
@@ -437,3 +513,13 @@ def test_next_hand_tells_what_new_hand_will_do():
     )
     with pytest.raises(IllegalActionError):
         t.next_hand()
+
+
+def test_a_busted_player_who_leaves_for_good_gives_up_his_seat():
+    t = Table(R, [100, 100, 2, 100], button=1, seed=1)
+    bust_seat(t, 2, 3)
+    assert t.leave(2) == 0 and t.busted == ()
+    with pytest.raises(ArgumentError, match="nobody busted there"):
+        t.rebuy(2, 50)
+    with pytest.raises(ArgumentError, match="seat 2 is empty"):
+        t.leave(2)

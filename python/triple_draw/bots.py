@@ -567,11 +567,11 @@ class HeuristicBot(Bot):
         )
 
     def discard(
-        self, ids: Sequence[int], rank: int, draws_left: int, opp_last: Sequence[int]
+        self, ids: Sequence[int], draws_left: int, opp_last: Sequence[int]
     ) -> tuple[int, ...]:
         """The ids this bot throws with ``draws_left`` (1..3) draws to come (this one
-        included), when the live opponents drew ``opp_last`` cards at the last draw
-        (``rank`` is accepted for compatibility: the core ranks the cards itself)."""
+        included), when the live opponents drew ``opp_last`` cards at the last draw (the
+        core ranks the five cards itself)."""
         if type(draws_left) is not int or not 1 <= draws_left <= 3:
             raise ArgumentError(f"draws_left must be 1..3, got {draws_left!r}")
         if not isinstance(opp_last, Sequence) or not all(

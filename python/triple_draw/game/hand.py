@@ -782,6 +782,11 @@ class Hand(HandState):
         if self._n_live == 1:
             finish(self)
             return
+        if self._n_live == 2 and self._rc.uncap_when_heads_up:
+            # heads_up_uncapped="action": the action is heads-up now; a round not capped
+            # yet is uncapped (a capped one stays capped)
+            if self._full_bets < self._max_full_bets:
+                self._max_full_bets = UNCAPPED
         next_actor(self, s)
 
     def check_or_call(self) -> None:

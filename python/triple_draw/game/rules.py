@@ -23,11 +23,16 @@ __all__ = [
     "DRAW_PROCEDURES",
     "RESHUFFLES",
     "UNCAPPED",
+    "HEADS_UP_UNCAPPED",
     "MAX_CHIPS",
     "MAX_RAISE_CAP",
 ]
 
 SHORT_ALL_IN = ("half-bet", "full-raise")
+#: ``Rules.heads_up_uncapped`` values: capped; no cap in a round that starts heads-up
+#: (``True``, also spelled ``"round"``); or also no cap once the action becomes heads-up
+#: before the cap is reached (``"action"``, Robert's Rules of Poker)
+HEADS_UP_UNCAPPED = (False, True, "round", "action")
 DRAW_PROCEDURES = ("declare-then-deal", "immediate")
 RESHUFFLES = ("served-discards", "pokerstars", "pokerkit")
 MIN_PLAYERS = 2
@@ -57,7 +62,6 @@ _INT_FIELDS = (
 )
 _BOOL_FIELDS = (
     "big_blind_is_bet",
-    "heads_up_uncapped",
     "muck_beaten_hands",
     "burn_cards",
     "rake_no_draw_no_drop",
@@ -96,7 +100,7 @@ class CompiledRules:
     burn: bool
     #: a player beaten by a hand shown before him mucks at showdown
     muck_beaten_hands: bool
-    #: no cap in a round that starts with exactly two players
+    #: no cap in a round that starts with exactly two players (both forms of the option)
     heads_up_uncapped: bool
     #: the big blind is a full bet (it would be one as an opening all-in of that size)
     big_blind_is_full: bool
@@ -108,6 +112,9 @@ class CompiledRules:
     rake_cap: int = 0
     rake_no_draw_no_drop: bool = True
     rake_half_even: bool = False
+    #: the cap is also lifted when a fold leaves two players before it is reached
+    #: (``heads_up_uncapped="action"``)
+    uncap_when_heads_up: bool = False
 
 
 def _check_int(name: str, value: object) -> int:
@@ -137,7 +144,11 @@ class Rules:
         big_blind_is_bet: in round 1 the big blind counts as the bet (True, the live rule:
             ``raise_cap`` raises over it); False counts only what is put in over the blind
             (``raise_cap + 1`` raises over it, PokerKit's counting).
-        heads_up_uncapped: no cap in a round that starts with exactly two players.
+        heads_up_uncapped: ``False`` (capped), ``True`` (also spelled ``"round"``, kept
+            as ``True``): no cap in a round that starts with exactly two players in the
+            hand; ``"action"``: also no cap from the moment a fold leaves two players in
+            the hand before the cap is reached (Robert's Rules of Poker; a capped round
+            stays capped).
         short_all_in: ``"half-bet"`` (an all-in raise of at least half a unit is a full
             raise: Robert's Rules, WSOP, TDA) or ``"full-raise"`` (only a full unit reopens).
         draw_procedure: ``"declare-then-deal"`` (everyone declares, then the replacements
@@ -170,7 +181,7 @@ class Rules:
     ante: int = 0
     raise_cap: int = 3
     big_blind_is_bet: bool = True
-    heads_up_uncapped: bool = False
+    heads_up_uncapped: bool | str = False
     short_all_in: str = "half-bet"
     draw_procedure: str = "declare-then-deal"
     reshuffle: str = "served-discards"
@@ -192,6 +203,14 @@ class Rules:
         for name in _BOOL_FIELDS:
             if type(getattr(self, name)) is not bool:
                 raise RulesError(f"Rules.{name} must be a bool, got {getattr(self, name)!r}")
+        hu = self.heads_up_uncapped
+        if type(hu) is str and hu == "round":
+            object.__setattr__(self, "heads_up_uncapped", True)  # one spelling: documents
+        elif not (type(hu) is bool or (type(hu) is str and hu == "action")):
+            raise RulesError(
+                "Rules.heads_up_uncapped must be False, True (or \"round\") or \"action\", "
+                f"got {hu!r}"
+            )
         if self.small_blind < 0:
             raise RulesError(f"Rules.small_blind must be >= 0, got {self.small_blind}")
         if self.big_blind < 1:
@@ -246,13 +265,14 @@ class Rules:
             pool_all_discards=self.reshuffle == "pokerkit",
             burn=self.burn_cards,
             muck_beaten_hands=self.muck_beaten_hands,
-            heads_up_uncapped=self.heads_up_uncapped,
+            heads_up_uncapped=bool(self.heads_up_uncapped),
             big_blind_is_full=bb_full,
             big_blind_is_bet=self.big_blind_is_bet,
             rake=rake,
             rake_cap=self.rake_cap,
             rake_no_draw_no_drop=self.rake_no_draw_no_drop,
             rake_half_even=self.rake_rounding == "half-even",
+            uncap_when_heads_up=self.heads_up_uncapped == "action",
         )
         object.__setattr__(self, "compiled", compiled)
 

@@ -205,6 +205,13 @@ class Table:
         return dict(self._posts)
 
     @property
+    def busted(self) -> tuple[int, ...]:
+        """Empty seats whose players busted and may buy back in there with :meth:`rebuy`
+        (until someone else sits down); :meth:`owes` says what each owes by then."""
+        self._settle()
+        return tuple(sorted(self._busted))
+
+    @property
     def seat_map(self) -> tuple[int, ...]:
         """Table seat of each hand seat of the current hand."""
         return self._map
@@ -247,7 +254,9 @@ class Table:
         Before the first hand he is simply dealt in. Later he waits for the big blind, or
         with ``post=True`` posts a big blind (live) to be dealt in as soon as he is not
         between the button and the big blind; ``post=None`` follows the table's
-        ``new_players`` option."""
+        ``new_players`` option. Sitting down in the seat of a player who busted there
+        (:attr:`busted`) ends his claim to it: whoever sits down is a new player (the
+        busted player himself comes back with :meth:`rebuy`)."""
         self._between_hands("sit down")
         self._check_seat(seat)
         if self._seats[seat] is not None:
@@ -264,8 +273,14 @@ class Table:
 
     def leave(self, seat: int) -> int:
         """The player of ``seat`` leaves between hands; returns his chips. What he owed
-        leaves with him."""
+        leaves with him. A player who busted there (see :attr:`busted`) leaves for good:
+        his seat is no longer his to buy back into (returns 0)."""
         self._between_hands("leave")
+        self._check_seat(seat)
+        if self._seats[seat] is None and seat in self._busted:
+            self._busted.discard(seat)
+            self._owes[seat] = None
+            return 0
         self._occupied(seat)
         chips = self._seats[seat]
         self._clear(seat)
@@ -275,14 +290,19 @@ class Table:
         self._seats[seat] = None
         self._status[seat], self._owes[seat], self._post[seat] = None, None, False
 
-    def rebuy(self, seat: int, chips: int) -> None:
+    def rebuy(self, seat: int, chips: int, *, post: bool | None = None) -> None:
         """Between hands, add ``chips`` to a seated player's stack (a top-up), or bring
-        back with ``chips`` the player of ``seat`` who busted in the hand just finished
-        (before anyone else takes the seat): he keeps his place and is not a new player,
-        so he neither waits for the big blind nor posts."""
+        back with ``chips`` the player who busted in ``seat`` (as long as nobody else has
+        sat down there). He keeps his place and is not a new player (Robert's Rules of
+        Poker, *Button and Blind Use*): buying back in before the next hand he is dealt in
+        without posting; once blinds have passed his empty seat he owes them as a player
+        who sat out does - the big blind live and the small blind dead, or only the small
+        blind - and posts them (``post=True``) or waits for the big blind (``post=False``);
+        ``post=None`` follows the table's ``missed_blinds`` option."""
         self._between_hands("rebuy")
         self._check_seat(seat)
         _check_stack(chips)
+        _check_post(post)
         held = self._seats[seat]
         if held is not None and held + chips > MAX_CHIPS:
             raise ArgumentError(
@@ -292,10 +312,16 @@ class Table:
             self._seats[seat] += chips  # type: ignore[operator]
         elif seat in self._busted:
             self._seats[seat] = chips
-            self._status[seat], self._owes[seat], self._post[seat] = "active", None, False
             self._busted.discard(seat)
+            if self._owes[seat] is None:
+                self._status[seat], self._post[seat] = "active", False
+            else:
+                self._status[seat] = "waiting"
+                self._post[seat] = self.missed_blinds == "post" if post is None else post
         else:
-            raise ArgumentError(f"seat {seat} is empty and its player did not just bust")
+            raise ArgumentError(
+                f"seat {seat} is empty and nobody busted there: a new player sits down (sit)"
+            )
 
     def sit_out(self, seat: int) -> None:
         """The player of ``seat`` sits out from the next hand on (between hands only). He
@@ -337,7 +363,7 @@ class Table:
         for i, st in enumerate(self.hand.stacks):
             if st > 0:
                 self._seats[self._map[i]] = st
-            else:  # busted players leave (they may rebuy before the next hand)
+            else:  # busted players leave (they may buy back in: rebuy)
                 self._clear(self._map[i])
                 self._busted.add(self._map[i])
         self._settled = True
@@ -406,8 +432,8 @@ class Table:
                         posts[s] = owed
         order = sorted(dealt)
         marks = []
-        for s in range(m):  # sitting-out players owe the blinds that pass them
-            if status[s] == "sitting_out":
+        for s in range(m):  # sitting-out and busted players owe the blinds that pass them
+            if status[s] == "sitting_out" or s in self._busted:
                 if between(pbb, bb, s):
                     marks.append((s, "big"))
                 elif (s == sb_pos or between(psb, sb_pos, s)) and s != sb:
@@ -516,7 +542,6 @@ class Table:
                     self._owes[s] = mark if self._owes[s] != "new" else "new"
         for s in order:
             self._status[s], self._owes[s], self._post[s] = "active", None, False
-        self._busted.clear()
         self._last = positions
         self._button = positions[0]
         self._sb, self._bb = sb, bb
@@ -570,7 +595,11 @@ class Table:
             "button": self._button,
             "last_blinds": None if self._last is None else list(self._last),
             "hands_played": self.hands_played,
-            "busted": sorted(self._busted),
+            # a busted player who may buy back in: his seat, or [seat, the blinds he owes]
+            # once blinds have passed his empty seat
+            "busted": [
+                s if self._owes[s] is None else [s, self._owes[s]] for s in sorted(self._busted)
+            ],
             "rng": rng,
             "hand": hand,
         }
@@ -677,13 +706,23 @@ def _load(cls: Any, d: Any, core: Any) -> Table:
     if (t._last is None) != (t.hands_played == 0):
         raise SchemaError("last_blinds must be null exactly when no hand was played")
     busted = d["busted"]
-    if (
-        not isinstance(busted, list)
-        or any(type(s) is not int or not 0 <= s < m or t._seats[s] is not None for s in busted)
-        or busted != sorted(set(busted))
-    ):
-        raise SchemaError("busted must list empty seats whose players just busted, in order")
-    t._busted = set(busted)
+    if not isinstance(busted, list):
+        raise SchemaError("busted must be a list of seats")
+    seen = []
+    for b in busted:
+        s, owes = (b, None) if type(b) is int else (b, "?")
+        if isinstance(b, list) and len(b) == 2 and b[1] in ("small", "big"):
+            s, owes = b
+        if owes == "?" or type(s) is not int or not 0 <= s < m or t._seats[s] is not None:
+            raise SchemaError(
+                "busted must list empty seats whose players busted, each a seat or "
+                f"[seat, 'small' or 'big'] (the blinds he owes), got {b!r}"
+            )
+        seen.append(s)
+        t._owes[s] = owes
+    if seen != sorted(set(seen)):
+        raise SchemaError("busted must list each seat once, in order")
+    t._busted = set(seen)
     rng = d["rng"]
     if rng is None:
         t._rng = None

@@ -533,11 +533,6 @@ class TableRunner:
             f'"events_from":{events_from},"clock":{b.clock}}}'
         )
 
-    def frame_for(self, client: Client) -> dict[str, Any]:
-        """:meth:`frame_text` as a dict."""
-        frame: dict[str, Any] = json.loads(self.frame_text(client))
-        return frame
-
     def broadcast(self) -> None:
         if not self.clients:
             return
@@ -647,6 +642,10 @@ class TableRunner:
             raise ProtocolError("bad_message", f"seat must be 0..{m - 1}, got {seat}")
         elif not self._free(seat):
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
+        if seat in self.table.busted and not self.in_progress:
+            # a player who went broke there and left (a table saved by an older version):
+            # the newcomer is a new player, not him buying back in
+            self.table.leave(seat)
         token = secrets.token_urlsafe(32)
         self._bank[seat] = self.config.time_bank
         self.seats[seat] = Seat(name, token_key(token), self.config.buy_in, address=client.address)
@@ -695,9 +694,10 @@ class TableRunner:
 
     def rebuy(self, client: Client) -> None:
         """Chips up to the table's buy-in, outside the hands the player is in: a player with
-        no chips left buys in again (and is dealt in as a new player is: he had sat out
-        since he went broke), one with fewer chips than the buy-in is topped up to it
-        (added at once, or when the running hand ends)."""
+        no chips left buys in again (``Table.rebuy``: he is not a new player, and makes
+        up the blinds that passed his seat since he went broke, or waits for the big
+        blind, as the table's ``missed_blinds`` option says), one with fewer chips than
+        the buy-in is topped up to it (added at once, or when the running hand ends)."""
         s = self._seat_of(client)
         ts = client.seat
         assert ts is not None
@@ -750,7 +750,9 @@ class TableRunner:
                 continue
             at_table = t.status(ts) is not None
             if s.leaving or (s.bot and not at_table and not s.pending):
-                self.chips_out += (t.leave(ts) if at_table else 0) + s.pending
+                # (a player who went broke leaves for good: t.leave forgets his claim)
+                busted = not at_table and ts in t.busted
+                self.chips_out += (t.leave(ts) if at_table or busted else 0) + s.pending
                 self.seats[ts] = None
                 self._bots.pop(ts, None)
                 continue
@@ -758,7 +760,10 @@ class TableRunner:
                 if not s.pending:  # no chips left
                     s.sitting_out = True
                     continue
-                t.sit(ts, s.pending)
+                if ts in t.busted:  # he went broke here: he buys back in, and owes
+                    t.rebuy(ts, s.pending)  # the blinds that passed his seat meanwhile
+                else:
+                    t.sit(ts, s.pending)
                 s.pending = 0
             elif s.pending:  # chips added (a top-up): now that no hand runs
                 t.rebuy(ts, s.pending)
