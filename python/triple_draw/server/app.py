@@ -9,6 +9,8 @@ Routes:
   of at most ``?limit=`` hands (``?offset=`` skips the first); the seat token goes in an
   ``Authorization: Bearer`` header, never in the URL (so no access log ever holds it);
   rate-limited per client address;
+- ``GET /replay``, ``POST /api/replay``: the hand replayer (``replayer.py``), its uploads
+  rate-limited per client address;
 - ``WS /ws/{table_id}``: the table protocol (``protocol.py``).
 
 Every request - page, API and WebSocket - must name an allowed ``Host`` (a page of a
@@ -98,7 +100,8 @@ class ServerSettings:
 
     Limits per client address (0: none): ``connections_per_address`` open WebSockets,
     ``seats_per_address`` seats over all tables; ``spectators_per_table`` connections
-    without a seat at one table; ``history_rate`` requests to ``/api/history`` a minute.
+    without a seat at one table; ``history_rate`` requests to ``/api/history`` and
+    ``replay_rate`` records uploaded to ``/api/replay`` a minute (bursts of a sixth).
     Behind a reverse proxy every client has the proxy's address: raise them there.
     """
 
@@ -113,6 +116,7 @@ class ServerSettings:
         seats_per_address: int = 4,
         spectators_per_table: int = 200,
         history_rate: float = 30.0,
+        replay_rate: float = 12.0,
     ) -> None:
         self.allowed_origins = None if allowed_origins is None else set(allowed_origins)
         self.rate = rate
@@ -122,6 +126,7 @@ class ServerSettings:
         self.seats_per_address = seats_per_address
         self.spectators_per_table = spectators_per_table
         self.history_rate = history_rate
+        self.replay_rate = replay_rate
 
 
 class Connection:
@@ -331,6 +336,7 @@ def create_app(
     #: open WebSockets by client address
     open_by_address: dict[str, int] = {}
     history_buckets = _Buckets(settings.history_rate, max(1, int(settings.history_rate // 6)))
+    replay_buckets = _Buckets(settings.replay_rate, max(1, int(settings.replay_rate // 6)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -551,7 +557,8 @@ def create_app(
         Route("/api/history", history),
         WebSocketRoute("/ws/{table_id}", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
-        *replayer_routes(),  # the hand replayer (replayer.py): /replay, /api/replay
+        # the hand replayer (replayer.py): /replay, /api/replay
+        *replayer_routes(limit=replay_buckets.allow if settings.replay_rate > 0 else None),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(_SecurityHeaders, allowed_hosts=settings.allowed_hosts)
