@@ -18,8 +18,9 @@ import pytest
 from server_util import Peer, client, table
 from starlette.websockets import WebSocketDisconnect
 
-from triple_draw import Rules
+from triple_draw import Rules, phh
 from triple_draw.server.app import ServerSettings
+from triple_draw.server.replayer import replay_document
 from triple_draw.server.tables import check_chips
 
 
@@ -442,6 +443,9 @@ def test_history_is_paginated(db: Path) -> None:
         whole = c.get("/api/history", headers=auth)
         assert whole.status_code == 200 and "link" not in whole.headers
         assert whole.text.count('variant = "F2L3D"') == 5
+        # a .phhs the package reads back: each hand's rules table under its number
+        assert "\n[2._triple_draw_rules]\n" in whole.text
+        assert len(phh.loads_all(whole.text)) == 5
         first = c.get("/api/history?limit=2", headers=auth)
         assert first.text.count("variant") == 2 and first.text.startswith("[1]\n")
         assert first.headers["link"] == '</api/history?format=phh&offset=2&limit=2>; rel="next"'
@@ -457,6 +461,32 @@ def test_history_is_paginated(db: Path) -> None:
             r = c.get(f"/api/history?{bad}", headers=auth)
             assert r.status_code == 400 and r.json()["code"] == "bad_message", bad
         assert c.get("/api/history?offset=9", headers=auth).status_code == 404
+
+
+def test_history_gives_one_hand_by_its_id_to_a_player_who_played_it(db: Path) -> None:
+    """``?hand=ID`` (the web table's log links to the replayer with it): that hand only,
+    as the seat saw it; 404 for a hand the token's seat did not play, 400 for a bad id."""
+    with client(db, [table(rules=Rules(max_players=2))]) as c:
+        token = _play_hands(db, c, 3)
+        auth = {"authorization": f"Bearer {token}"}
+        r = c.get("/api/history?hand=2", headers=auth)
+        assert r.status_code == 200, r.text
+        assert r.text.startswith("[1]\n") and r.text.count('variant = "F2L3D"') == 1
+        assert "\n_hand_id = 2\n" in r.text and "link" not in r.headers
+        whole = c.get("/api/history", headers=auth).text
+        # the same hand as in the whole history, and the replayer finds it by its id
+        (one,) = phh.loads_all(r.text)
+        assert phh.dumps(one) == phh.dumps(phh.loads_all(whole)[1])
+        assert [h["id"] for h in replay_document(r.text)["hands"]] == ["2"]
+        stars = c.get("/api/history?hand=2&format=pokerstars", headers=auth)
+        assert stars.status_code == 200 and stars.text.count("PokerStars Hand #") == 1
+        other = c.get("/api/history?hand=2", headers={"authorization": "Bearer " + "z" * 43})
+        assert other.status_code == 404 and "#2" in other.text
+        assert c.get("/api/history?hand=999", headers=auth).status_code == 404
+        for bad in ("x", "-1", "2.0", "\u00b2", "1" * 13):
+            r = c.get(f"/api/history?hand={bad}", headers=auth)
+            assert r.status_code == 400 and r.json()["code"] == "bad_message", bad
+            assert "hand must be a hand id" in r.json()["message"]
 
 
 def test_history_is_rate_limited_per_address(db: Path) -> None:

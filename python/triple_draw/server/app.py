@@ -6,7 +6,8 @@ Routes:
 - ``GET /api/tables``: the tables with their stakes and seats (public);
 - ``GET /api/history``: the histories of the hands a seat played, as that seat may know
   them - PHH (``?format=phh``, the default) or PokerStars (``?format=pokerstars``), a page
-  of at most ``?limit=`` hands (``?offset=`` skips the first); the seat token goes in an
+  of at most ``?limit=`` hands (``?offset=`` skips the first), or the one hand
+  ``?hand=ID`` (404 if the seat did not play it); the seat token goes in an
   ``Authorization: Bearer`` header, never in the URL (so no access log ever holds it);
   rate-limited per client address;
 - ``GET /replay``, ``POST /api/replay``: the hand replayer (``replayer.py``), its uploads
@@ -409,10 +410,24 @@ def create_app(
                 return JSONResponse(frame, status_code=400)
             page.append(min(int(raw), most))
         offset, limit = page
+        one = request.query_params.get("hand")
+        if one is not None:  # one hand, by its id (the web table's log links to it)
+            if not (one.isascii() and one.isdigit() and len(one) <= 12):
+                frame = error_frame("bad_message", f"hand must be a hand id; got {one[:20]!r}")
+                return JSONResponse(frame, status_code=400)
         text, more = await asyncio.to_thread(
-            _histories, token_key(token.strip()), fmt, offset, limit
+            _histories,
+            token_key(token.strip()),
+            fmt,
+            offset,
+            limit,
+            None if one is None else int(one),
         )
         if text is None:
+            if one is not None:
+                return PlainTextResponse(
+                    f"no finished hand #{one} played by this seat", status_code=404
+                )
             return PlainTextResponse("no finished hands for this token", status_code=404)
         media_type, filename = HISTORY_FORMATS[fmt]
         headers = {"content-disposition": f'attachment; filename="{filename}"'}
@@ -422,13 +437,13 @@ def create_app(
         return Response(text, media_type=media_type, headers=headers)
 
     def _seen_hands(
-        player: str, offset: int, limit: int
+        player: str, offset: int, limit: int, hand_id: int | None = None
     ) -> tuple[list[tuple[PlayedHand, Hand]], bool]:
         """The one place that decides what a player may download: the finished hands he
         played (the store's, oldest first, ``limit`` of them after the first ``offset``),
         each with his own seat in it - the only seat whose cards a history of his shows
-        beside the shown hands; and whether more follow."""
-        played = store.hands_of(player, limit + 1, offset)
+        beside the shown hands; and whether more follow. ``hand_id``: that hand only."""
+        played = store.hands_of(player, limit + 1, offset, hand_id)
         more = len(played) > limit
         return [(p, engine.hand_from_doc(p.final)) for p in played[:limit]], more
 
@@ -439,34 +454,32 @@ def create_app(
         name = " ".join((runner.config.name if runner is not None else "").split())
         return name or table_id or "triple-draw serve"
 
-    def _histories(player: str, fmt: str, offset: int, limit: int) -> tuple[str | None, bool]:
+    def _histories(
+        player: str, fmt: str, offset: int, limit: int, hand_id: int | None = None
+    ) -> tuple[str | None, bool]:
         """The player's finished hands as one text of format ``fmt``, as his seat saw
         them (off the event loop: replaying many hands takes a while): PHH, a .phhs of
         ``[1]``, ``[2]``... sections; PokerStars, the hands one after another with blank
         lines between, as PokerStars files are."""
-        hands, more = _seen_hands(player, offset, limit)
+        hands, more = _seen_hands(player, offset, limit, hand_id)
         if not hands:
             return None, False
-        parts = []
-        for i, (p, hand) in enumerate(hands, offset + 1):
-            if fmt == "pokerstars":
-                parts.append(
-                    engine.pokerstars_text(
-                        hand,
-                        p.hand_seat,
-                        p.hand_id,
-                        p.names,
-                        _table_name(p.table_id),
-                        p.started,
-                        p.table_seats,
-                    )
-                )
-            else:
-                text = engine.history_text(
-                    hand, p.hand_seat, p.hand_id, p.names, "triple-draw serve"
-                )
-                parts.append(f"[{i}]\n{text}")
-        return ("\n\n".join(parts) if fmt == "pokerstars" else "\n".join(parts)), more
+        if fmt != "pokerstars":  # (each hand's tables under its number: [1], [1._rules]...)
+            seen = [(hand, p.hand_seat, p.hand_id, p.names) for p, hand in hands]
+            return engine.history_sections(seen, "triple-draw serve", offset + 1), more
+        parts = [
+            engine.pokerstars_text(
+                hand,
+                p.hand_seat,
+                p.hand_id,
+                p.names,
+                _table_name(p.table_id),
+                p.started,
+                p.table_seats,
+            )
+            for p, hand in hands
+        ]
+        return "\n\n".join(parts), more
 
     async def ws_endpoint(ws: WebSocket) -> None:
         table_id = ws.path_params["table_id"]

@@ -115,11 +115,13 @@ class Store(ABC):
         return None
 
     @abstractmethod
-    def hands_of(self, player: str, limit: int = 1000, offset: int = 0) -> list[PlayedHand]:
+    def hands_of(
+        self, player: str, limit: int = 1000, offset: int = 0, hand_id: int | None = None
+    ) -> list[PlayedHand]:
         """The finished hands ``player`` played, oldest first, at most ``limit`` of them
         after the first ``offset``: each a :class:`PlayedHand` (hand id, his hand seat,
         final document, the players' names and table seats by hand seat, the table, when
-        it started)."""
+        it started). ``hand_id``: only that hand (none if he did not play it)."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -299,14 +301,17 @@ class SQLiteStore(Store):
 
         self._tx(work)
 
-    def hands_of(self, player: str, limit: int = 1000, offset: int = 0) -> list[PlayedHand]:
+    def hands_of(
+        self, player: str, limit: int = 1000, offset: int = 0, hand_id: int | None = None
+    ) -> list[PlayedHand]:
+        one = "" if hand_id is None else "AND h.id = ? "
         with self._lock:
             rows = self._db.execute(
                 "SELECT h.id, p.hand_seat, h.final, h.table_id, h.started "
                 "FROM hand_players p JOIN hands h "
-                "ON h.id = p.hand_id WHERE p.player = ? AND h.final IS NOT NULL "
+                f"ON h.id = p.hand_id WHERE p.player = ? AND h.final IS NOT NULL {one}"
                 "ORDER BY h.id LIMIT ? OFFSET ?",
-                (player, limit, offset),
+                (player, *(() if hand_id is None else (hand_id,)), limit, offset),
             ).fetchall()
             seats: dict[int, list[tuple[str, int]]] = {}
             if rows:  # the players of these hands only (not of every hand he played)
