@@ -631,6 +631,72 @@ def test_a_restart_does_not_give_the_player_to_act_a_fresh_clock(db: Path) -> No
         assert 20.0 < s["clock"]["remaining"] <= 28.0, s["clock"]  # not a fresh 30 s
 
 
+def test_a_restart_keeps_the_time_left_and_the_time_down_does_not_count(db: Path) -> None:
+    """The clock is stored every second and when the server stops: 2 s used, 3 s down,
+    the player has the 28 s he had left - not 25."""
+    cfg = table(rules=Rules(max_players=2), clock=30.0, seat_timeout=0, sit_out_timeout=0)
+    with client(db, [cfg]) as c, peers(c, 2) as (a, b):
+        a.hello()
+        a.join("Ann", 0)
+        b.hello()
+        b.join("Bob", 1)
+        s = a.sync()
+        assert s is not None and s["clock"] is not None
+        decision = (s["hand"]["id"], s["hand"]["seq"])
+        time.sleep(2.0)
+    time.sleep(3.0)  # the server is down
+    with client(db, [cfg]) as c, c.websocket_connect("/ws/t1") as w:
+        p = Peer(w)
+        p.hello()
+        s = p.sync()
+        assert s is not None
+        assert (s["hand"]["id"], s["hand"]["seq"]) == decision
+        assert 26.5 < s["clock"]["remaining"] <= 28.1, s["clock"]
+
+
+def test_after_a_crash_the_clock_keeps_what_it_had_at_the_last_beat(tmp_path: Path) -> None:
+    """SIGKILL (no shutdown code): the clock stored a second before the crash at the
+    latest is what the player to act gets back; the 4 s the server was down do not count."""
+    from server_util import ServerProcess
+    from websockets.sync.client import connect
+
+    db = tmp_path / "t.sqlite3"
+    args = ("--tables", "1", "--bots", "0", "--seats", "2", "--clock", "30")
+    args += ("--seat-timeout", "0", "--hand-pause", "0")
+    server = ServerProcess(db, *args)
+    try:
+        players = ExitStack()
+        socks = [players.enter_context(connect(server.ws_url + "/ws/t1")) for _ in range(2)]
+        for ws, name in zip(socks, ("Ann", "Bob"), strict=True):
+            ws.send(json.dumps({"v": 1, "type": "hello"}))
+            ws.send(json.dumps({"v": 1, "type": "join", "name": name}))
+        clock = None
+        deadline = time.monotonic() + 20
+        while clock is None and time.monotonic() < deadline:
+            f = json.loads(socks[1].recv(timeout=10))
+            if f["type"] == "state" and f["clock"] and f["hand"]:
+                clock = f["clock"]
+                decision = (f["hand"]["id"], f["hand"]["seq"])
+        assert clock is not None
+        time.sleep(3.5)  # 3.5 s used (the beats stored 2.5 s at least)
+        server.kill()
+        players.close()
+        time.sleep(4.0)  # down
+        server = ServerProcess(db, *args)
+        with connect(server.ws_url + "/ws/t1") as ws:
+            ws.send(json.dumps({"v": 1, "type": "hello"}))
+            while True:
+                f = json.loads(ws.recv(timeout=10))
+                if f["type"] == "state":
+                    break
+        assert (f["hand"]["id"], f["hand"]["seq"]) == decision
+        # 30 - 3.5 = 26.5 left at the crash, at most a beat (1 s) more; with the time down
+        # counted it would be 22.5 at most
+        assert 25.0 < f["clock"]["remaining"] <= 27.6, f["clock"]
+    finally:
+        server.stop()
+
+
 # -- the time bank ------------------------------------------------------------------------------
 
 

@@ -72,6 +72,8 @@ HISTORY_FORMATS = {
     "phh": ("text/plain; charset=utf-8", "my-hands.phhs"),
     "pokerstars": ("text/plain; charset=utf-8", "my-hands-pokerstars.txt"),
 }
+#: Seconds between two stores of the tables' clocks (``Store.save_clocks``).
+CLOCK_BEAT = 1.0
 #: ``GET /api/history``: hands in one page by default, and at most
 HISTORY_PAGE = 100
 HISTORY_PAGE_MAX = 500
@@ -339,9 +341,23 @@ def create_app(
     history_buckets = _Buckets(settings.history_rate, max(1, int(settings.history_rate // 6)))
     replay_buckets = _Buckets(settings.replay_rate, max(1, int(settings.replay_rate // 6)))
 
+    def save_clocks() -> None:
+        try:
+            store.save_clocks(time.time(), {t: r.clock_left() for t, r in runners.items()})
+        except StoreError as e:  # the next beat tries again; the tables play on
+            log.warning("storing the clocks failed: %s", e)
+
+    async def beat() -> None:
+        """Store every table's clock every second: a restart gives the player to act the
+        time he had left, not counting the time the server was down."""
+        while True:
+            await asyncio.sleep(CLOCK_BEAT)
+            save_clocks()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         states = store.load_tables()
+        clocks = store.load_clocks()
         for cfg in tables:
             runners[cfg.id] = TableRunner(cfg, store, states.get(cfg.id))
         room = list(runners.values())
@@ -350,11 +366,16 @@ def create_app(
             r.seats_per_address = settings.seats_per_address
             r.max_spectators = settings.spectators_per_table
         for r in room:
-            r.start()
+            r.start(clocks.get(r.config.id))
         app.state.runners = runners
+        beating = asyncio.create_task(beat())
         try:
             yield
         finally:
+            beating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await beating
+            save_clocks()
             for r in runners.values():
                 r.stop()
             store.close()
