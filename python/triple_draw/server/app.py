@@ -341,9 +341,15 @@ def create_app(
     history_buckets = _Buckets(settings.history_rate, max(1, int(settings.history_rate // 6)))
     replay_buckets = _Buckets(settings.replay_rate, max(1, int(settings.replay_rate // 6)))
 
+    stored_clocks: list[dict[str, tuple[int, int, float | None]]] = [{}]
+
     def save_clocks() -> None:
+        clocks = {t: r.clock_left() for t, r in runners.items()}
+        if clocks == stored_clocks[0] and all(c[2] is None for c in clocks.values()):
+            return  # no player's clock runs, and nothing changed: no write
         try:
-            store.save_clocks(time.time(), {t: r.clock_left() for t, r in runners.items()})
+            store.save_clocks(time.time(), clocks)
+            stored_clocks[0] = clocks
         except StoreError as e:  # the next beat tries again; the tables play on
             log.warning("storing the clocks failed: %s", e)
 
