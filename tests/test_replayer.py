@@ -307,6 +307,32 @@ def test_uploads_are_rate_limited_per_address(tmp_path: Path) -> None:
         assert codes == [200, 200, 200]
 
 
+def test_serve_replay_rate_option_reaches_the_limit(tmp_path: Path) -> None:
+    """``triple-draw serve --replay-rate 6`` (bursts of 1): a real server refuses the
+    second upload of an address with 429 and says why."""
+    import urllib.error
+
+    from server_util import ServerProcess
+
+    record = (DATA / "pokerstars" / "cash.txt").read_bytes()
+    server = ServerProcess(tmp_path / "r.sqlite3", "--tables", "1", "--replay-rate", "6")
+    try:
+
+        def post() -> tuple[int, str]:
+            req = urllib.request.Request(server.url + "/api/replay", data=record, method="POST")
+            try:
+                with urllib.request.urlopen(req, timeout=60) as r:
+                    return r.status, r.read().decode()
+            except urllib.error.HTTPError as e:
+                return e.code, e.read().decode()
+
+        assert post()[0] == 200
+        code, text = post()
+        assert code == 429 and "too many records replayed from your address" in text
+    finally:
+        server.stop()
+
+
 def test_the_replayer_is_busy_beyond_its_queue() -> None:
     """Records wait their turn for the one worker; beyond MAX_WAITING of them, 503."""
     pytest.importorskip("starlette")
