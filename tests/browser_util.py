@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+#: where the browser tests save their screenshots
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "server"
 
 
 def _need(what: str) -> None:

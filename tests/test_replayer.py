@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +107,14 @@ def _start(cmd: list[str]) -> tuple[subprocess.Popen[str], str]:
             break
         m = re.search(r"open (http://\S+)", line)
         if m:
-            return proc, m.group(1)
+            # the address is printed once bound, a moment before uvicorn listens on it
+            while time.monotonic() < deadline:
+                try:
+                    urllib.request.urlopen(m.group(1).rstrip("/") + "/replay", timeout=2).close()
+                    return proc, m.group(1)
+                except OSError:
+                    time.sleep(0.05)
+            break
     proc.kill()
     raise RuntimeError("the server did not start")
 
@@ -250,3 +258,169 @@ def test_the_replay_app_refuses_a_foreign_host() -> None:
         client = TestClient(app, base_url=f"http://{host}")
         r = client.get("/replay?source=file")
         assert r.status_code == status, (host, r.status_code)
+
+
+# ------------------------------------------------------------ the replayer on a table server
+
+
+def test_uploads_are_rate_limited_per_address(tmp_path: Path) -> None:
+    """A second upload over ``replay_rate`` (here 6 a minute: bursts of 1) is refused with
+    429, a Retry-After and a message that says why - before the record is read."""
+    pytest.importorskip("starlette")
+    from server_util import client
+
+    from triple_draw.server.app import ServerSettings
+
+    record = (DATA / "pokerstars" / "cash.txt").read_bytes()
+    settings = ServerSettings(allowed_hosts=["testserver"], replay_rate=6)
+    with client(tmp_path / "r.sqlite3", settings=settings) as c:
+        first = c.post("/api/replay", content=record)
+        assert first.status_code == 200 and len(first.json()["hands"]) == 2
+        second = c.post("/api/replay", content=record)
+        assert second.status_code == 429
+        assert "too many records replayed from your address" in second.json()["error"]
+        assert 1 <= int(second.headers["retry-after"]) <= 10
+        # the page's other routes are not limited by it
+        assert c.get("/replay").status_code == 200
+    # 0: no limit
+    settings = ServerSettings(allowed_hosts=["testserver"], replay_rate=0)
+    with client(tmp_path / "r.sqlite3", settings=settings) as c:
+        codes = [c.post("/api/replay", content=record).status_code for _ in range(3)]
+        assert codes == [200, 200, 200]
+
+
+def test_serve_replay_rate_option_reaches_the_limit(tmp_path: Path) -> None:
+    """``triple-draw serve --replay-rate 6`` (bursts of 1): a real server refuses the
+    second upload of an address with 429 and says why."""
+    import urllib.error
+
+    from server_util import ServerProcess
+
+    record = (DATA / "pokerstars" / "cash.txt").read_bytes()
+    server = ServerProcess(tmp_path / "r.sqlite3", "--tables", "1", "--replay-rate", "6")
+    try:
+
+        def post() -> tuple[int, str]:
+            req = urllib.request.Request(server.url + "/api/replay", data=record, method="POST")
+            try:
+                with urllib.request.urlopen(req, timeout=60) as r:
+                    return r.status, r.read().decode()
+            except urllib.error.HTTPError as e:
+                return e.code, e.read().decode()
+
+        assert post()[0] == 200
+        code, text = post()
+        assert code == 429 and "too many records replayed from your address" in text
+    finally:
+        server.stop()
+
+
+def test_the_replayer_is_busy_beyond_its_queue() -> None:
+    """Records wait their turn for the one worker; beyond MAX_WAITING of them, 503."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx2")
+    from concurrent.futures import ThreadPoolExecutor
+
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from triple_draw.server import replayer
+
+    record = (DATA / "pokerstars" / "cash.txt").read_bytes()
+    big = "\n\n\n".join([record.decode("utf-8").strip()] * 40).encode()  # 80 hands
+    n = replayer.MAX_WAITING + 3
+    # one client, one event loop: the requests of the threads are served side by side
+    with TestClient(Starlette(routes=replayer.replayer_routes())) as c:
+        with ThreadPoolExecutor(n) as pool:
+            answers = pool.map(lambda _: c.post("/api/replay", content=big), range(n))
+            codes = [r.status_code for r in answers]
+    assert codes.count(200) == replayer.MAX_WAITING + 1, codes
+    assert codes.count(503) == 2, codes
+
+
+def test_a_table_plays_on_while_an_upload_is_replayed(tmp_path: Path) -> None:
+    """500 hands uploaded to a real server (loopback) take seconds of CPU; meanwhile a
+    player at a table with two bots goes on getting his frames and playing: pings are
+    answered within a bound and hands are dealt and played."""
+    pytest.importorskip("websockets")
+    import asyncio
+    import json
+    import threading
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    import websockets
+    from server_util import ServerProcess
+
+    text = (DATA / "pokerstars" / "cash.txt").read_text(encoding="utf-8").strip()
+    record = "\n\n\n".join([text] * 250).encode()  # 500 hands
+    server = ServerProcess(
+        tmp_path / "r.sqlite3",
+        *("--tables", "1", "--seats", "3", "--bots", "2", "--bot-delay", "0.05"),
+        *("--hand-pause", "0.1", "--clock", "30"),
+    )
+    result: dict[str, Any] = {}
+
+    def upload() -> None:
+        req = urllib.request.Request(server.url + "/api/replay", data=record, method="POST")
+        t = time.monotonic()
+        with urllib.request.urlopen(req, timeout=120) as r:
+            result["body"] = r.read()  # (parsed later: 20 MB of JSON would stall the pings)
+        result["took"] = time.monotonic() - t
+
+    async def play() -> tuple[list[float], set[int]]:
+        rtts: list[float] = []
+        hands: set[int] = set()
+        uploading = threading.Event()
+        async with websockets.connect(server.ws_url + "/ws/t1") as ws:
+
+            async def recv() -> dict[str, Any]:
+                f: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                h = f.get("hand") if f["type"] == "state" else None
+                if h and h["actor"] == f["seat"] and h["legal_actions"]:
+                    kinds = {a["kind"]: a for a in h["legal_actions"]}
+                    a = kinds.get("check") or kinds.get("call") or {"kind": "discard"}
+                    act = {"kind": a["kind"]}
+                    if a["kind"] == "call":
+                        act["amount"] = a["amount"]
+                    if a["kind"] == "discard":
+                        act["cards"] = []
+                    msg = {"v": 1, "type": "act", "hand": h["id"], "seq": h["seq"]}
+                    await ws.send(json.dumps({**msg, "action": act}))
+                if h and uploading.is_set():
+                    hands.add(h["id"])
+                return f
+
+            await ws.send(json.dumps({"v": 1, "type": "hello"}))
+            await ws.send(json.dumps({"v": 1, "type": "join", "name": "Ann"}))
+            while (await recv())["type"] != "joined":
+                pass
+            uploading.set()
+            thread = threading.Thread(target=upload)
+            thread.start()
+            while thread.is_alive():
+                t = time.monotonic()
+                await ws.send(json.dumps({"v": 1, "type": "ping"}))
+                while (await recv())["type"] != "pong":
+                    pass
+                if thread.is_alive():
+                    rtts.append(time.monotonic() - t)
+                await asyncio.sleep(0.05)
+            thread.join()
+        return rtts, hands
+
+    try:
+        # in a thread of its own: Playwright's sync API (the browser fixture of this
+        # module) keeps an event loop running in this one
+        with ThreadPoolExecutor(1) as pool:
+            rtts, hands = pool.submit(asyncio.run, play()).result()
+    finally:
+        server.stop()
+    assert len(json.loads(result["body"])["hands"]) == 500
+    assert result["took"] > 0.5  # long enough to overlap the pings
+    assert len(rtts) >= 5, len(rtts)
+    assert len(hands) >= 2, hands  # hands were dealt and played meanwhile
+    rtts.sort()
+    # the event loop went on: no ping waited for the replay (seconds); a loaded 2-core
+    # machine gets a generous bound
+    assert rtts[-1] < 1.0, rtts[-5:]

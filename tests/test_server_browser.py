@@ -13,12 +13,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from browser_util import Page, browser
+from browser_util import ARTIFACTS, Page, browser
 from server_util import ServerProcess, held_cards, hidden_leaks
 
 __all__ = ["browser"]  # the fixture (browser_util.py)
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "server"
 
 
 def _hands(db: Path) -> dict[int, tuple[dict[str, Any], list[int]]]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from server_util import ServerProcess
-from browser_util import Page, browser
+from browser_util import ARTIFACTS, Page, browser
 
 __all__ = ["browser"]  # the fixture (browser_util.py)
 
@@ -352,5 +352,108 @@ def test_a_short_stack_adds_chips_between_hands(browser: Any, tmp_path: Path) ->
         )
         sb.page.wait_for_selector("#btn-addchips", state="hidden")
         assert not (ann.errors or bob.errors)
+    finally:
+        server.stop()
+
+
+def test_the_log_links_each_finished_hand_of_the_seat_to_the_replayer(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Two hands are played; the link of the first in Ann's log opens it in the replayer
+    (a new tab), fetched by its id with her seat token in the Authorization header - never
+    in the URL - and shown as she saw it. A spectator's log has no links; the replayer
+    opened without the seat's token says what is missing."""
+    import json
+    import sqlite3
+
+    from triple_draw.server import engine
+
+    db = tmp_path / "t.sqlite3"
+    server = ServerProcess(db, *ARGS)
+    try:
+        ann = Page(browser, server.url + "/")
+        bob = Page(browser, server.url + "/")
+        ann.join("Ann")
+        bob.join("Bob")
+        watcher = Page(browser, server.url + "/")
+        played: list[int] = []
+        for _ in range(2):
+            me, _other, h = hand_started(ann, bob)
+            assert h["id"] not in played
+            me.page.click("#btn-fold")  # the small blind folds: the hand is over
+            played.append(h["id"])
+            for p in (ann, bob):
+                p.page.wait_for_selector(f'#log li.hand[data-hand="{h["id"]}"] a.replay')
+            for _ in range(200):  # until the next hand is dealt
+                now = last_state(ann)["hand"]
+                if now and now["id"] != h["id"]:
+                    break
+                ann.page.wait_for_timeout(100)
+        first = played[0]
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        ann.page.screenshot(path=str(ARTIFACTS / "log-replay-links.png"))
+        link = ann.page.locator(f'#log li.hand[data-hand="{first}"] a.replay')
+        assert link.get_attribute("href") == f"/replay?table=t1&hand={first}"
+        assert link.get_attribute("target") == "_blank"
+        token = next(f["token"] for f in ann.frames if f["type"] == "joined")
+        seen: list[tuple[str, str]] = []
+        ann.ctx.on(
+            "request",
+            lambda r: (
+                seen.append((r.url, r.headers.get("authorization", "")))
+                if "/api/history" in r.url
+                else None
+            ),
+        )
+        with ann.ctx.expect_page() as opened:
+            link.click()
+        rp = opened.value
+        errors: list[str] = []
+        rp.on("pageerror", lambda e: errors.append(str(e)))
+        rp.wait_for_selector("#hand-select option", state="attached")
+        assert token not in rp.url
+        assert seen == [(f"{server.url}/api/history?format=phh&hand={first}", f"Bearer {token}")]
+        assert rp.locator("#hand-select option").all_inner_texts() == [f"#{first} (phh, 2 players)"]
+        assert rp.inner_text("#status") == f"hand #{first}"
+        # the end of the hand as the database has it: names, stacks; Ann's cards shown
+        con = sqlite3.connect(db)
+        try:
+            (final,) = con.execute("SELECT final FROM hands WHERE id = ?", (first,)).fetchone()
+            names = [
+                n
+                for (n,) in con.execute(
+                    "SELECT name FROM hand_players WHERE hand_id = ? ORDER BY hand_seat", (first,)
+                )
+            ]
+        finally:
+            con.close()
+        hand = engine.hand_from_doc(json.loads(final))
+        rp.click("#btn-end")
+        n = len(hand.history)
+        assert rp.inner_text("#step") == f"{n} / {n}"
+        rows = rp.locator("#seat-rows tr")
+        shown = {
+            rows.nth(i).locator(".name").inner_text(): rows.nth(i).locator(".stack").inner_text()
+            for i in range(rows.count())
+        }
+        assert shown == {names[s]: str(hand.stacks[s]) for s in range(hand.n_players)}
+        mine = rp.locator("#seat-rows tr.viewer")
+        assert mine.locator(".name").inner_text() == "Ann"
+        ann_seat = names.index("Ann")
+        if not hand.folded[ann_seat]:
+            cards = mine.locator(".cards .card").all_inner_texts()
+            assert cards == list(hand.hole_text(ann_seat))
+        assert errors == []
+        # a spectator's log keeps the hands, without links to hands he did not play
+        assert watcher.page.locator("#log li.hand").count() >= 2
+        assert watcher.page.locator("#log a.replay").count() == 0
+        # without the seat's token (another browser), the replayer says what is missing
+        other = watcher.ctx.new_page()
+        other.goto(f"{server.url}/replay?table=t1&hand={first}")
+        other.wait_for_function(
+            "() => document.getElementById('status').textContent.includes('holds no seat')"
+        )
+        assert other.locator("#hand-select option").count() == 0
+        assert not (ann.errors or bob.errors or watcher.errors)
     finally:
         server.stop()

@@ -18,8 +18,9 @@ import pytest
 from server_util import Peer, client, table
 from starlette.websockets import WebSocketDisconnect
 
-from triple_draw import Rules
+from triple_draw import Rules, phh
 from triple_draw.server.app import ServerSettings
+from triple_draw.server.replayer import replay_document
 from triple_draw.server.tables import check_chips
 
 
@@ -442,6 +443,9 @@ def test_history_is_paginated(db: Path) -> None:
         whole = c.get("/api/history", headers=auth)
         assert whole.status_code == 200 and "link" not in whole.headers
         assert whole.text.count('variant = "F2L3D"') == 5
+        # a .phhs the package reads back: each hand's rules table under its number
+        assert "\n[2._triple_draw_rules]\n" in whole.text
+        assert len(phh.loads_all(whole.text)) == 5
         first = c.get("/api/history?limit=2", headers=auth)
         assert first.text.count("variant") == 2 and first.text.startswith("[1]\n")
         assert first.headers["link"] == '</api/history?format=phh&offset=2&limit=2>; rel="next"'
@@ -457,6 +461,32 @@ def test_history_is_paginated(db: Path) -> None:
             r = c.get(f"/api/history?{bad}", headers=auth)
             assert r.status_code == 400 and r.json()["code"] == "bad_message", bad
         assert c.get("/api/history?offset=9", headers=auth).status_code == 404
+
+
+def test_history_gives_one_hand_by_its_id_to_a_player_who_played_it(db: Path) -> None:
+    """``?hand=ID`` (the web table's log links to the replayer with it): that hand only,
+    as the seat saw it; 404 for a hand the token's seat did not play, 400 for a bad id."""
+    with client(db, [table(rules=Rules(max_players=2))]) as c:
+        token = _play_hands(db, c, 3)
+        auth = {"authorization": f"Bearer {token}"}
+        r = c.get("/api/history?hand=2", headers=auth)
+        assert r.status_code == 200, r.text
+        assert r.text.startswith("[1]\n") and r.text.count('variant = "F2L3D"') == 1
+        assert "\n_hand_id = 2\n" in r.text and "link" not in r.headers
+        whole = c.get("/api/history", headers=auth).text
+        # the same hand as in the whole history, and the replayer finds it by its id
+        (one,) = phh.loads_all(r.text)
+        assert phh.dumps(one) == phh.dumps(phh.loads_all(whole)[1])
+        assert [h["id"] for h in replay_document(r.text)["hands"]] == ["2"]
+        stars = c.get("/api/history?hand=2&format=pokerstars", headers=auth)
+        assert stars.status_code == 200 and stars.text.count("PokerStars Hand #") == 1
+        other = c.get("/api/history?hand=2", headers={"authorization": "Bearer " + "z" * 43})
+        assert other.status_code == 404 and "#2" in other.text
+        assert c.get("/api/history?hand=999", headers=auth).status_code == 404
+        for bad in ("x", "-1", "2.0", "\u00b2", "1" * 13):
+            r = c.get(f"/api/history?hand={bad}", headers=auth)
+            assert r.status_code == 400 and r.json()["code"] == "bad_message", bad
+            assert "hand must be a hand id" in r.json()["message"]
 
 
 def test_history_is_rate_limited_per_address(db: Path) -> None:
@@ -599,6 +629,72 @@ def test_a_restart_does_not_give_the_player_to_act_a_fresh_clock(db: Path) -> No
         assert (s["hand"]["id"], s["hand"]["seq"]) == decision  # the same decision
         assert s["clock"]["total"] == 30.0
         assert 20.0 < s["clock"]["remaining"] <= 28.0, s["clock"]  # not a fresh 30 s
+
+
+def test_a_restart_keeps_the_time_left_and_the_time_down_does_not_count(db: Path) -> None:
+    """The clock is stored every second and when the server stops: 2 s used, 3 s down,
+    the player has the 28 s he had left - not 25."""
+    cfg = table(rules=Rules(max_players=2), clock=30.0, seat_timeout=0, sit_out_timeout=0)
+    with client(db, [cfg]) as c, peers(c, 2) as (a, b):
+        a.hello()
+        a.join("Ann", 0)
+        b.hello()
+        b.join("Bob", 1)
+        s = a.sync()
+        assert s is not None and s["clock"] is not None
+        decision = (s["hand"]["id"], s["hand"]["seq"])
+        time.sleep(2.0)
+    time.sleep(3.0)  # the server is down
+    with client(db, [cfg]) as c, c.websocket_connect("/ws/t1") as w:
+        p = Peer(w)
+        p.hello()
+        s = p.sync()
+        assert s is not None
+        assert (s["hand"]["id"], s["hand"]["seq"]) == decision
+        assert 26.5 < s["clock"]["remaining"] <= 28.1, s["clock"]
+
+
+def test_after_a_crash_the_clock_keeps_what_it_had_at_the_last_beat(tmp_path: Path) -> None:
+    """SIGKILL (no shutdown code): the clock stored a second before the crash at the
+    latest is what the player to act gets back; the 4 s the server was down do not count."""
+    from server_util import ServerProcess
+    from websockets.sync.client import connect
+
+    db = tmp_path / "t.sqlite3"
+    args = ("--tables", "1", "--bots", "0", "--seats", "2", "--clock", "30")
+    args += ("--seat-timeout", "0", "--hand-pause", "0")
+    server = ServerProcess(db, *args)
+    try:
+        players = ExitStack()
+        socks = [players.enter_context(connect(server.ws_url + "/ws/t1")) for _ in range(2)]
+        for ws, name in zip(socks, ("Ann", "Bob"), strict=True):
+            ws.send(json.dumps({"v": 1, "type": "hello"}))
+            ws.send(json.dumps({"v": 1, "type": "join", "name": name}))
+        clock = None
+        deadline = time.monotonic() + 20
+        while clock is None and time.monotonic() < deadline:
+            f = json.loads(socks[1].recv(timeout=10))
+            if f["type"] == "state" and f["clock"] and f["hand"]:
+                clock = f["clock"]
+                decision = (f["hand"]["id"], f["hand"]["seq"])
+        assert clock is not None
+        time.sleep(3.5)  # 3.5 s used (the beats stored 2.5 s at least)
+        server.kill()
+        players.close()
+        time.sleep(4.0)  # down
+        server = ServerProcess(db, *args)
+        with connect(server.ws_url + "/ws/t1") as ws:
+            ws.send(json.dumps({"v": 1, "type": "hello"}))
+            while True:
+                f = json.loads(ws.recv(timeout=10))
+                if f["type"] == "state":
+                    break
+        assert (f["hand"]["id"], f["hand"]["seq"]) == decision
+        # 30 - 3.5 = 26.5 left at the crash, at most a beat (1 s) more; with the time down
+        # counted it would be 22.5 at most
+        assert 25.0 < f["clock"]["remaining"] <= 27.6, f["clock"]
+    finally:
+        server.stop()
 
 
 # -- the time bank ------------------------------------------------------------------------------

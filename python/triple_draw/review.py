@@ -547,7 +547,8 @@ def phh_records(text: str, label: str = "phh") -> list[_Record]:
         if isinstance(seats, list) and len(seats) == h.n_players:
             order = sorted(range(h.n_players), key=lambda j: seats[j])
             names = [names[j] for j in order]
-        hand_id = str(t.get("hand", t.get("_site_hand", f"{label}:{i + 1}")))
+        # (``_hand_id``: the number ``triple-draw serve`` gives its hands)
+        hand_id = str(t.get("hand", t.get("_site_hand", t.get("_hand_id", f"{label}:{i + 1}"))))
         out.append(_Record("phh", hand_id, tuple(str(n) for n in names), h))
     return out
 

@@ -56,17 +56,20 @@ def dumps_all(hands: Iterable[Hand], /, **fields: Any) -> str:
     return "".join(iter_dumps_all((hand, fields) for hand in hands))
 
 
-def iter_dumps_all(entries: Iterable[tuple[Hand, Mapping[str, Any]]], /) -> Iterator[str]:
+def iter_dumps_all(
+    entries: Iterable[tuple[Hand, Mapping[str, Any]]], /, *, start: int = 1
+) -> Iterator[str]:
     """The text of a ``.phhs`` file one hand's table at a time, for hands that each have
     their own fields (their players, their viewer...): each entry is a hand and its fields
     as in :func:`dumps` (``viewer`` too). The pieces joined are the whole text (what
     :func:`dumps_all` writes when every hand has the same fields); written to a file as
-    they come, a file of any number of hands is written in flat memory."""
-    for i, (hand, fields) in enumerate(entries, 1):
+    they come, a file of any number of hands is written in flat memory. ``start``: the
+    first table's number (a page of a longer file: its pieces joined by a newline)."""
+    for i, (hand, fields) in enumerate(entries, start):
         rest = dict(fields)
         viewer = rest.pop("viewer", None)
         text = tomli_w.dumps({str(i): _document(hand, viewer, rest)}, indent=INDENT)
-        yield text if i == 1 else "\n" + text
+        yield text if i == start else "\n" + text
 
 
 def dump(hand: Hand, fp: Any, /, **kwargs: Any) -> None:

@@ -6,8 +6,11 @@ Routes:
 - ``GET /api/tables``: the tables with their stakes and seats (public);
 - ``GET /api/history``: the histories of the hands a seat played, as that seat may know
   them - PHH (``?format=phh``, the default) or PokerStars (``?format=pokerstars``), a page
-  of at most ``?limit=`` hands (``?offset=`` skips the first); the seat token goes in an
+  of at most ``?limit=`` hands (``?offset=`` skips the first), or the one hand
+  ``?hand=ID`` (404 if the seat did not play it); the seat token goes in an
   ``Authorization: Bearer`` header, never in the URL (so no access log ever holds it);
+  rate-limited per client address;
+- ``GET /replay``, ``POST /api/replay``: the hand replayer (``replayer.py``), its uploads
   rate-limited per client address;
 - ``WS /ws/{table_id}``: the table protocol (``protocol.py``).
 
@@ -69,6 +72,8 @@ HISTORY_FORMATS = {
     "phh": ("text/plain; charset=utf-8", "my-hands.phhs"),
     "pokerstars": ("text/plain; charset=utf-8", "my-hands-pokerstars.txt"),
 }
+#: Seconds between two stores of the tables' clocks (``Store.save_clocks``).
+CLOCK_BEAT = 1.0
 #: ``GET /api/history``: hands in one page by default, and at most
 HISTORY_PAGE = 100
 HISTORY_PAGE_MAX = 500
@@ -98,7 +103,8 @@ class ServerSettings:
 
     Limits per client address (0: none): ``connections_per_address`` open WebSockets,
     ``seats_per_address`` seats over all tables; ``spectators_per_table`` connections
-    without a seat at one table; ``history_rate`` requests to ``/api/history`` a minute.
+    without a seat at one table; ``history_rate`` requests to ``/api/history`` and
+    ``replay_rate`` records uploaded to ``/api/replay`` a minute (bursts of a sixth).
     Behind a reverse proxy every client has the proxy's address: raise them there.
     """
 
@@ -113,6 +119,7 @@ class ServerSettings:
         seats_per_address: int = 4,
         spectators_per_table: int = 200,
         history_rate: float = 30.0,
+        replay_rate: float = 12.0,
     ) -> None:
         self.allowed_origins = None if allowed_origins is None else set(allowed_origins)
         self.rate = rate
@@ -122,6 +129,7 @@ class ServerSettings:
         self.seats_per_address = seats_per_address
         self.spectators_per_table = spectators_per_table
         self.history_rate = history_rate
+        self.replay_rate = replay_rate
 
 
 class Connection:
@@ -331,10 +339,31 @@ def create_app(
     #: open WebSockets by client address
     open_by_address: dict[str, int] = {}
     history_buckets = _Buckets(settings.history_rate, max(1, int(settings.history_rate // 6)))
+    replay_buckets = _Buckets(settings.replay_rate, max(1, int(settings.replay_rate // 6)))
+
+    stored_clocks: list[dict[str, tuple[int, int, float | None]]] = [{}]
+
+    def save_clocks() -> None:
+        clocks = {t: r.clock_left() for t, r in runners.items()}
+        if clocks == stored_clocks[0] and all(c[2] is None for c in clocks.values()):
+            return  # no player's clock runs, and nothing changed: no write
+        try:
+            store.save_clocks(time.time(), clocks)
+            stored_clocks[0] = clocks
+        except StoreError as e:  # the next beat tries again; the tables play on
+            log.warning("storing the clocks failed: %s", e)
+
+    async def beat() -> None:
+        """Store every table's clock every second: a restart gives the player to act the
+        time he had left, not counting the time the server was down."""
+        while True:
+            await asyncio.sleep(CLOCK_BEAT)
+            save_clocks()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         states = store.load_tables()
+        clocks = store.load_clocks()
         for cfg in tables:
             runners[cfg.id] = TableRunner(cfg, store, states.get(cfg.id))
         room = list(runners.values())
@@ -343,11 +372,16 @@ def create_app(
             r.seats_per_address = settings.seats_per_address
             r.max_spectators = settings.spectators_per_table
         for r in room:
-            r.start()
+            r.start(clocks.get(r.config.id))
         app.state.runners = runners
+        beating = asyncio.create_task(beat())
         try:
             yield
         finally:
+            beating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await beating
+            save_clocks()
             for r in runners.values():
                 r.stop()
             store.close()
@@ -403,10 +437,24 @@ def create_app(
                 return JSONResponse(frame, status_code=400)
             page.append(min(int(raw), most))
         offset, limit = page
+        one = request.query_params.get("hand")
+        if one is not None:  # one hand, by its id (the web table's log links to it)
+            if not (one.isascii() and one.isdigit() and len(one) <= 12):
+                frame = error_frame("bad_message", f"hand must be a hand id; got {one[:20]!r}")
+                return JSONResponse(frame, status_code=400)
         text, more = await asyncio.to_thread(
-            _histories, token_key(token.strip()), fmt, offset, limit
+            _histories,
+            token_key(token.strip()),
+            fmt,
+            offset,
+            limit,
+            None if one is None else int(one),
         )
         if text is None:
+            if one is not None:
+                return PlainTextResponse(
+                    f"no finished hand #{one} played by this seat", status_code=404
+                )
             return PlainTextResponse("no finished hands for this token", status_code=404)
         media_type, filename = HISTORY_FORMATS[fmt]
         headers = {"content-disposition": f'attachment; filename="{filename}"'}
@@ -416,13 +464,13 @@ def create_app(
         return Response(text, media_type=media_type, headers=headers)
 
     def _seen_hands(
-        player: str, offset: int, limit: int
+        player: str, offset: int, limit: int, hand_id: int | None = None
     ) -> tuple[list[tuple[PlayedHand, Hand]], bool]:
         """The one place that decides what a player may download: the finished hands he
         played (the store's, oldest first, ``limit`` of them after the first ``offset``),
         each with his own seat in it - the only seat whose cards a history of his shows
-        beside the shown hands; and whether more follow."""
-        played = store.hands_of(player, limit + 1, offset)
+        beside the shown hands; and whether more follow. ``hand_id``: that hand only."""
+        played = store.hands_of(player, limit + 1, offset, hand_id)
         more = len(played) > limit
         return [(p, engine.hand_from_doc(p.final)) for p in played[:limit]], more
 
@@ -433,34 +481,32 @@ def create_app(
         name = " ".join((runner.config.name if runner is not None else "").split())
         return name or table_id or "triple-draw serve"
 
-    def _histories(player: str, fmt: str, offset: int, limit: int) -> tuple[str | None, bool]:
+    def _histories(
+        player: str, fmt: str, offset: int, limit: int, hand_id: int | None = None
+    ) -> tuple[str | None, bool]:
         """The player's finished hands as one text of format ``fmt``, as his seat saw
         them (off the event loop: replaying many hands takes a while): PHH, a .phhs of
         ``[1]``, ``[2]``... sections; PokerStars, the hands one after another with blank
         lines between, as PokerStars files are."""
-        hands, more = _seen_hands(player, offset, limit)
+        hands, more = _seen_hands(player, offset, limit, hand_id)
         if not hands:
             return None, False
-        parts = []
-        for i, (p, hand) in enumerate(hands, offset + 1):
-            if fmt == "pokerstars":
-                parts.append(
-                    engine.pokerstars_text(
-                        hand,
-                        p.hand_seat,
-                        p.hand_id,
-                        p.names,
-                        _table_name(p.table_id),
-                        p.started,
-                        p.table_seats,
-                    )
-                )
-            else:
-                text = engine.history_text(
-                    hand, p.hand_seat, p.hand_id, p.names, "triple-draw serve"
-                )
-                parts.append(f"[{i}]\n{text}")
-        return ("\n\n".join(parts) if fmt == "pokerstars" else "\n".join(parts)), more
+        if fmt != "pokerstars":  # (each hand's tables under its number: [1], [1._rules]...)
+            seen = [(hand, p.hand_seat, p.hand_id, p.names) for p, hand in hands]
+            return engine.history_sections(seen, "triple-draw serve", offset + 1), more
+        parts = [
+            engine.pokerstars_text(
+                hand,
+                p.hand_seat,
+                p.hand_id,
+                p.names,
+                _table_name(p.table_id),
+                p.started,
+                p.table_seats,
+            )
+            for p, hand in hands
+        ]
+        return "\n\n".join(parts), more
 
     async def ws_endpoint(ws: WebSocket) -> None:
         table_id = ws.path_params["table_id"]
@@ -551,7 +597,8 @@ def create_app(
         Route("/api/history", history),
         WebSocketRoute("/ws/{table_id}", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
-        *replayer_routes(),  # the hand replayer (replayer.py): /replay, /api/replay
+        # the hand replayer (replayer.py): /replay, /api/replay
+        *replayer_routes(limit=replay_buckets.allow if settings.replay_rate > 0 else None),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(_SecurityHeaders, allowed_hosts=settings.allowed_hosts)

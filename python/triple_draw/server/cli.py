@@ -162,6 +162,14 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         help="history downloads one client address may make a minute (default 30; 0: no limit)",
     )
     p.add_argument(
+        "--replay-rate",
+        type=_positive(float),
+        default=12.0,
+        metavar="N",
+        help="records one client address may have the replayer replay a minute (default 12; "
+        "0: no limit)",
+    )
+    p.add_argument(
         "--rate",
         type=_positive(float),
         default=50.0,
@@ -256,6 +264,7 @@ def run(args: argparse.Namespace) -> int:
             seats_per_address=args.max_seats_per_address,
             spectators_per_table=args.max_spectators,
             history_rate=args.history_rate,
+            replay_rate=args.replay_rate,
         ),
     )
     # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets that

@@ -27,6 +27,7 @@ __all__ = [
     "dealt_next",
     "hand_from_doc",
     "hand_to_doc",
+    "history_sections",
     "history_text",
     "new_table",
     "own_discards",
@@ -117,6 +118,25 @@ def history_text(
     """The PHH text of a hand as ``viewer`` (a hand seat; ``None``: omniscient) may know
     it; ``names`` by hand seat."""
     return phh.dumps(hand, viewer=viewer, _hand_id=hand_id, players=list(names), venue=venue)
+
+
+def history_sections(
+    hands: Sequence[tuple[Hand, int | None, int, Sequence[str]]], venue: str, start: int = 1
+) -> str:
+    """Hands as the tables ``[start]``, ``[start + 1]``... of a ``.phhs`` text, each as
+    :func:`history_text` writes it: ``(hand, viewer, hand id, names)`` each."""
+    return "".join(
+        phh.iter_dumps_all(
+            (
+                (
+                    hand,
+                    {"viewer": viewer, "_hand_id": hand_id, "players": list(names), "venue": venue},
+                )
+                for hand, viewer, hand_id, names in hands
+            ),
+            start=start,
+        )
+    )
 
 
 #: The date a PokerStars history prints for a hand whose start time is not stored.

@@ -10,16 +10,22 @@ the whole table after that event. Routes (:func:`replayer_routes`, mounted by
 
 - ``GET /replay``: the page (``static/replayer.html`` and ``replayer.js``);
 - ``POST /api/replay``: the body is a record's text (at most :data:`MAX_UPLOAD` bytes, at
-  most :data:`MAX_HANDS` hands); the answer its hands as frames, or 400 with the reason;
+  most :data:`MAX_HANDS` hands); the answer its hands as frames, or 400 with the reason.
+  Replaying and reviewing 500 hands takes seconds of CPU: it runs in a worker thread, one
+  record at a time (:data:`MAX_WAITING` more wait their turn, beyond that 503), so the
+  event loop - the tables - goes on; ``triple-draw serve`` also limits the uploads of
+  each client address (``--replay-rate``: 429 with ``Retry-After`` beyond it);
 - ``GET /api/replay/file``: the file ``triple-draw replay`` was started with (404 without).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any
 
 from triple_draw.errors import TripleDrawError
@@ -30,6 +36,8 @@ __all__ = ["MAX_HANDS", "MAX_UPLOAD", "frames", "replay_document", "replayer_rou
 MAX_UPLOAD = 4 * 1024 * 1024
 #: The most hands one document replays (the first ones of the text).
 MAX_HANDS = 500
+#: Records waiting for the one being replayed (more: 503, the replayer is busy).
+MAX_WAITING = 4
 
 STATIC_DIR = Path(str(resources.files("triple_draw.server").joinpath("static")))
 
@@ -214,33 +222,79 @@ def replay_document(source: str | bytes) -> dict[str, Any]:
     return {"hands": hands, "refused": refused}
 
 
-def replayer_routes(file: str | Path | None = None) -> list[Any]:
+def _replay_json(source: bytes) -> bytes:
+    """:func:`replay_document` as the JSON the page gets (tens of MB for 500 hands:
+    encoded in the worker thread too, not in the event loop)."""
+    doc = replay_document(source)
+    return json.dumps(doc, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+def replayer_routes(
+    file: str | Path | None = None, *, limit: Callable[[str], float] | None = None
+) -> list[Any]:
     """The replayer's routes (see the module's text); ``file``: the record that
-    ``GET /api/replay/file`` serves."""
+    ``GET /api/replay/file`` serves. ``limit``: called with the client's address before
+    an upload is read; it returns 0 to let it in, else the seconds until it may come
+    (the upload is refused with 429)."""
     from starlette.requests import Request
     from starlette.responses import FileResponse, JSONResponse, Response
     from starlette.routing import Route
+
+    # one record replayed at a time, in a thread of its own: a client that goes away
+    # does not free the turn before its record is done
+    worker: list[ThreadPoolExecutor] = []
+    pending = 0  # records submitted and not done (changed in the event loop only)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "replayer.html", media_type="text/html")
 
     async def _answer(source: bytes) -> Response:
+        nonlocal pending
+        if pending > MAX_WAITING:
+            return JSONResponse(
+                {"error": "the replayer is busy with other records: try again in a few seconds"},
+                status_code=503,
+                headers={"retry-after": "5"},
+            )
+        if not worker:
+            worker.append(ThreadPoolExecutor(1, thread_name_prefix="triple-draw-replay"))
+        loop = asyncio.get_running_loop()
+
+        def done() -> None:
+            nonlocal pending
+            pending -= 1
+
+        pending += 1
+        job = worker[0].submit(_replay_json, source)
+        job.add_done_callback(lambda _: loop.call_soon_threadsafe(done))
         try:
-            doc = await asyncio.to_thread(replay_document, source)
+            body = await asyncio.wrap_future(job)
         except TripleDrawError as e:
             why = " ".join(str(e).split()).replace("<bytes>", "the record")
             return JSONResponse({"error": why[:500]}, status_code=400)
-        return JSONResponse(doc)
+        return Response(body, media_type="application/json")
 
     async def upload(request: Request) -> Response:
-        body = b""
+        if limit is not None:
+            client = request.client
+            wait = limit(str(client.host) if client is not None else "")
+            if wait:
+                return JSONResponse(
+                    {
+                        "error": f"too many records replayed from your address: retry in "
+                        f"{max(1, round(wait))} s"
+                    },
+                    status_code=429,
+                    headers={"retry-after": str(max(1, round(wait)))},
+                )
+        body = bytearray()
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_UPLOAD:
                 return JSONResponse(
                     {"error": f"a record of at most {MAX_UPLOAD} bytes"}, status_code=413
                 )
-        return await _answer(body)
+        return await _answer(bytes(body))
 
     async def from_file(request: Request) -> Response:
         if file is None:

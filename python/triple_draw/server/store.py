@@ -12,12 +12,15 @@ What is stored:
   transaction), and whenever the seating changes; to resume, the hand's later actions are
   applied again to it, dealing from the stored deck state: the very same cards;
 - every finished hand with its PHH text and final document, and who played it (by the
-  digest of the seat token), for the history downloads.
+  digest of the seat token), for the history downloads;
+- every second, the clock of each table's decision (:meth:`Store.save_clocks`): the
+  seconds its player has left, so a restart gives him those and does not count the time
+  the server was down against him.
 
 Tokens themselves are never stored: only their SHA-256 digest.
 
 Another database (a server shared by many processes, see docs/server.md) implements the
-same seven methods.
+same seven abstract methods (and, optionally, the three with defaults).
 """
 
 from __future__ import annotations
@@ -114,12 +117,27 @@ class Store(ABC):
         that keeps no times; a restarted clock then starts afresh)."""
         return None
 
+    def save_clocks(self, at: float, clocks: dict[str, tuple[int, int, float | None]]) -> None:
+        """Store, by table id, the decision each table waits for and the seconds its
+        clock has left (``(hand id, seq, left)``; ``left`` ``None``: no player's clock is
+        running), as of ``at`` (``time.time()``). The server calls it every second and
+        when it stops. A store that keeps no clocks ignores it (a restart then counts the
+        time from when the decision began)."""
+        return None
+
+    def load_clocks(self) -> dict[str, tuple[int, int, float | None, float]]:
+        """What :meth:`save_clocks` stored last, by table id: ``(hand id, seq, left,
+        at)``."""
+        return {}
+
     @abstractmethod
-    def hands_of(self, player: str, limit: int = 1000, offset: int = 0) -> list[PlayedHand]:
+    def hands_of(
+        self, player: str, limit: int = 1000, offset: int = 0, hand_id: int | None = None
+    ) -> list[PlayedHand]:
         """The finished hands ``player`` played, oldest first, at most ``limit`` of them
         after the first ``offset``: each a :class:`PlayedHand` (hand id, his hand seat,
         final document, the players' names and table seats by hand seat, the table, when
-        it started)."""
+        it started). ``hand_id``: only that hand (none if he did not play it)."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -155,6 +173,13 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     at REAL NOT NULL,
     PRIMARY KEY (hand_id, seq)
+);
+CREATE TABLE IF NOT EXISTS clocks (
+    table_id TEXT PRIMARY KEY,
+    hand_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    left_seconds REAL,
+    at REAL NOT NULL
 );
 """
 
@@ -299,14 +324,17 @@ class SQLiteStore(Store):
 
         self._tx(work)
 
-    def hands_of(self, player: str, limit: int = 1000, offset: int = 0) -> list[PlayedHand]:
+    def hands_of(
+        self, player: str, limit: int = 1000, offset: int = 0, hand_id: int | None = None
+    ) -> list[PlayedHand]:
+        one = "" if hand_id is None else "AND h.id = ? "
         with self._lock:
             rows = self._db.execute(
                 "SELECT h.id, p.hand_seat, h.final, h.table_id, h.started "
                 "FROM hand_players p JOIN hands h "
-                "ON h.id = p.hand_id WHERE p.player = ? AND h.final IS NOT NULL "
+                f"ON h.id = p.hand_id WHERE p.player = ? AND h.final IS NOT NULL {one}"
                 "ORDER BY h.id LIMIT ? OFFSET ?",
-                (player, limit, offset),
+                (player, *(() if hand_id is None else (hand_id,)), limit, offset),
             ).fetchall()
             seats: dict[int, list[tuple[str, int]]] = {}
             if rows:  # the players of these hands only (not of every hand he played)
@@ -330,6 +358,25 @@ class SQLiteStore(Store):
             )
             for hid, hs, final, table_id, started in rows
         ]
+
+    def save_clocks(self, at: float, clocks: dict[str, tuple[int, int, float | None]]) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.executemany(
+                "INSERT INTO clocks (table_id, hand_id, seq, left_seconds, at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT(table_id) DO UPDATE SET "
+                "hand_id = excluded.hand_id, seq = excluded.seq, "
+                "left_seconds = excluded.left_seconds, at = excluded.at",
+                [(t, h, q, left, at) for t, (h, q, left) in clocks.items()],
+            )
+
+        self._tx(work)
+
+    def load_clocks(self) -> dict[str, tuple[int, int, float | None, float]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT table_id, hand_id, seq, left_seconds, at FROM clocks"
+            ).fetchall()
+        return {t: (h, q, left, at) for t, h, q, left, at in rows}
 
     def actions_since(self, hand_id: int, seq: int = 0) -> list[tuple[int, int, dict[str, Any]]]:
         with self._lock:

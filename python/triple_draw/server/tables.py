@@ -1006,17 +1006,42 @@ class TableRunner:
             self._schedule(("next", self.hand_id, dealt), delay, self._next_hand)
         self.broadcast()
 
-    def start(self) -> None:
+    def clock_left(self) -> tuple[int, int, float | None]:
+        """The decision waited for and the seconds its player's clock has left (``None``:
+        no player's clock runs - a bot's turn, between hands; 0 while his time bank runs),
+        as the server stores it every second (:meth:`Store.save_clocks`)."""
+        left: float | None = None
+        if self.in_progress and self._deadline is not None and self._timer_for is not None:
+            if self._timer_for[0] == "clock":
+                left = max(0.0, self._deadline - asyncio.get_running_loop().time())
+            elif self._timer_for[0] == "bank":
+                left = 0.0
+        return self.hand_id, self.seq, None if left is None else round(left, 3)
+
+    def start(self, saved: tuple[int, int, float | None, float] | None = None) -> None:
         """Begin running (on the event loop): resume the hand in progress or deal, and
-        watch the seats of absent players (a restart counts their absence from now). The
-        clock of a decision waited for goes on from when it began (as stored), with at
-        least :data:`RESTART_GRACE` seconds to reconnect if it ran out meanwhile."""
+        watch the seats of absent players (a restart counts their absence from now).
+
+        The clock of a decision waited for keeps the time it had left: ``saved``, what
+        :meth:`clock_left` gave when the server last stored it (``(hand id, seq, left,
+        at)``), so the time the server was down does not count; without it, the clock goes
+        on from when the decision began (as stored). If it ran out, the player gets
+        :data:`RESTART_GRACE` seconds to reconnect."""
         if self.in_progress:
-            began = self.store.decision_started(self.hand_id, self.seq)
-            if began is not None:
-                clock = self.config.clock
-                left = clock - max(0.0, time.time() - began)
-                self._resume = ((self.hand_id, self.seq), max(left, min(clock, RESTART_GRACE)))
+            key = (self.hand_id, self.seq)
+            clock = self.config.clock
+            left: float | None = None
+            if saved is not None and saved[:2] == key and saved[2] is not None:
+                left = saved[2]
+            else:
+                began = self.store.decision_started(self.hand_id, self.seq)
+                if began is not None:
+                    # it began after the last time the clocks were stored: the server
+                    # stopped within a second of it
+                    end = began if saved is not None and saved[3] < began else time.time()
+                    left = clock - max(0.0, end - began)
+            if left is not None:
+                self._resume = (key, max(left, min(clock, RESTART_GRACE)))
         self._changed()
         self._sweep_later()
 

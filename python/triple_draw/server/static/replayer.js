@@ -111,8 +111,31 @@ async function post(body) {
   status("replaying…");
   const r = await fetch("/api/replay", { method: "POST", body });
   const doc = await r.json();
-  if (!r.ok) { status(`error: ${doc.error}`); return; }
+  if (!r.ok) { status(`error: ${doc.error}`); return false; }
   load(doc);
+  return true;
+}
+
+// A hand of the web table's log (/replay?table=T&hand=ID): that seat's hand, fetched with
+// the table's seat token that the table's page keeps in this browser (never in the URL)
+async function loadSeatHand(table, id) {
+  if (!/^[0-9]{1,12}$/.test(id)) { status(`error: ${JSON.stringify(id.slice(0, 20))} is not a hand id`); return; }
+  const token = table ? localStorage.getItem("triple-draw-token:" + table) : null;
+  if (!token) {
+    status(`hand #${id}: this browser holds no seat at table ${table || "(none given)"}: ` +
+           "open the link from the table's page where you played it, or use My hands");
+    return;
+  }
+  status(`loading hand #${id}…`);
+  const r = await fetch(`/api/history?format=phh&hand=${id}`,
+                        { headers: { Authorization: `Bearer ${token}` } });
+  if (!r.ok) { status(`hand #${id}: ${await r.text()}`); return; }
+  if (!(await post(await r.text()))) return;
+  const k = state.hands.findIndex((h) => String(h.id) === id);
+  if (k < 0) { status(`hand #${id} is not in the record the server sent`); return; }
+  $("hand-select").value = String(k);
+  choose(k);
+  status(`hand #${id}`);
 }
 
 $("btn-start").addEventListener("click", () => { stop(); show(0); });
@@ -138,7 +161,10 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowLeft") { stop(); show(state.i - 1); }
 });
 
-if (new URLSearchParams(location.search).get("source") === "file") {
+const query = new URLSearchParams(location.search);
+if (query.get("hand") !== null) {
+  loadSeatHand(query.get("table"), query.get("hand"));
+} else if (query.get("source") === "file") {
   fetch("/api/replay/file").then(async (r) => {
     const doc = await r.json();
     if (!r.ok) { status(`error: ${doc.error}`); return; }

@@ -510,7 +510,23 @@ function renderLog() {
     if (f) list.appendChild(el("li", "ev-" + e.kind, f(e)));
   }
   group.dataset.count = String(st.events.length);
+  if (st.hand.phase === "over" && !group.querySelector("a.replay") && playedHere(st.hand)) {
+    // the seat's finished hand, in the replayer (a new tab: the table plays on here); the
+    // replayer fetches it with this table's seat token, which never goes in the URL
+    const a = el("a", "replay", "Replay");
+    a.href = `/replay?table=${encodeURIComponent(st.tableId)}&hand=${encodeURIComponent(hid)}`;
+    a.target = "_blank";
+    a.rel = "noopener";
+    a.setAttribute("aria-label", `Replay hand #${hid} in the hand replayer`);
+    group.insertBefore(a, list);  // after "Hand #N", on its line
+  }
   ol.scrollTop = ol.scrollHeight;
+}
+
+function playedHere(h) {
+  // this seat was dealt in (its history has the hand), and the page holds its token
+  return st.seat !== null && h.players.some((p) => p.seat === st.seat) &&
+    !!localStorage.getItem(tokenKey());
 }
 
 function clockLeft() {
