@@ -29,7 +29,6 @@ prints the table of scores the docs show (``scripts/scoreboard.py`` produces it)
 from __future__ import annotations
 
 import math
-import random
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -42,13 +41,19 @@ from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionEr
 from triple_draw.game.actions import Action, make_action
 from triple_draw.game.core import portable_core, resolve_core
 from triple_draw.game.rules import MAX_PLAYERS, Rules
-from triple_draw.simulation import MAX_HANDS, _bot_label, _play_chunk, chunk_seed
+from triple_draw.simulation import (
+    MAX_HANDS,
+    _bot_label,
+    _play_chunk,
+    chunk_seed,
+    run_seed,
+    run_settings,
+)
 
 __all__ = ["match", "MatchResult", "MatchEntry", "round_robin", "RoundRobin", "PolicyBot", "Z95"]
 
 #: The two-sided 95% quantile of the normal distribution.
 Z95 = 1.959963984540054
-_SEED_LIMIT = 1 << 256
 
 
 class PolicyBot:
@@ -339,30 +344,10 @@ def match(
         raise ArgumentError(f"chunk_size must be an int >= 1, got {chunk_size!r}")
     if type(duplicate) is not bool:
         raise ArgumentTypeError(f"duplicate must be True or False, got {duplicate!r}")
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(64)
-    elif type(seed) is not int or not 0 <= seed < _SEED_LIMIT:
-        raise ArgumentError(f"seed must be an int 0 <= seed < 2**256, got {seed!r}")
+    seed = run_seed(seed)
     run_core = portable_core(resolve_core(core))
     players = [make_bot(b, core=run_core) for b in bots]
-    if rules is None:
-        rules = Rules(max_players=max(6, n))
-    elif type(rules) is not Rules:
-        raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
-    if n > rules.max_players:
-        raise ArgumentError(
-            f"{n} players do not fit: the rules allow at most {rules.max_players} "
-            "(Rules.max_players)"
-        )
-    if stack is None:
-        stack = 100 * rules.big_bet
-    elif type(stack) is not int or stack < 1:
-        raise ArgumentError(f"stack must be an int >= 1, got {stack!r}")
-    report: Callable[[int, int], None] | None = None
-    if callable(progress):
-        report = progress
-    elif progress not in (True, False, None):
-        raise ArgumentTypeError(f"progress must be a bool or a callable, got {progress!r}")
+    rules, stack, report = run_settings(n, rules, stack, progress)
 
     deals = -(-hands // n)
     net = [0] * n

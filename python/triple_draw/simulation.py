@@ -613,6 +613,42 @@ def _bot_label(bot: Any) -> str:
 # -- the public entry point ---------------------------------------------------------------------
 
 
+
+def run_seed(seed: Any) -> int:
+    """A run's seed: ``seed`` checked (an int ``0 <= seed < 2**256``), or a fresh one from
+    the OS when it is ``None`` (for :func:`simulate` and the scoreboard's ``match``)."""
+    if seed is None:
+        return random.SystemRandom().getrandbits(64)
+    if type(seed) is not int or not 0 <= seed < _SEED_LIMIT:
+        raise ArgumentError(f"seed must be an int 0 <= seed < 2**256, got {seed!r}")
+    return seed
+
+
+def run_settings(
+    n: int, rules: Any, stack: Any, progress: Any
+) -> tuple[Rules, int, Callable[[int, int], None] | None]:
+    """The rules, the starting stack and the progress callback of a run of ``n`` players,
+    each checked (``None``: ``Rules(max_players=max(6, n))``, 100 big bets, none)."""
+    if rules is None:
+        rules = Rules(max_players=max(6, n))
+    elif type(rules) is not Rules:
+        raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
+    if n > rules.max_players:
+        raise ArgumentError(
+            f"{n} players do not fit: the rules allow at most {rules.max_players} "
+            "(Rules.max_players)"
+        )
+    if stack is None:
+        stack = 100 * rules.big_bet
+    elif type(stack) is not int or stack < 1:
+        raise ArgumentError(f"stack must be an int >= 1, got {stack!r}")
+    report: Callable[[int, int], None] | None = None
+    if callable(progress):
+        report = progress
+    elif progress not in (True, False, None):
+        raise ArgumentTypeError(f"progress must be a bool or a callable, got {progress!r}")
+    return rules, stack, report
+
 def simulate(
     bots: Sequence[Any] | None = None,
     hands: int = 10_000,
@@ -669,31 +705,11 @@ def simulate(
         raise ArgumentError(f"chunk_size must be an int >= 1, got {chunk_size!r}")
     if mode not in ("independent", "table"):
         raise ArgumentError(f"mode must be 'independent' or 'table', got {mode!r}")
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(64)
-    elif type(seed) is not int or not 0 <= seed < _SEED_LIMIT:
-        raise ArgumentError(f"seed must be an int 0 <= seed < 2**256, got {seed!r}")
+    seed = run_seed(seed)
     run_core = portable_core(resolve_core(core))
     bot_list = _seat_bots(bots, players, run_core)
     n = len(bot_list)
-    if rules is None:
-        rules = Rules(max_players=max(6, n))
-    elif type(rules) is not Rules:
-        raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
-    if n > rules.max_players:
-        raise ArgumentError(
-            f"{n} players do not fit: the rules allow at most {rules.max_players} "
-            "(Rules.max_players)"
-        )
-    if stack is None:
-        stack = 100 * rules.big_bet
-    elif type(stack) is not int or stack < 1:
-        raise ArgumentError(f"stack must be an int >= 1, got {stack!r}")
-    report: Callable[[int, int], None] | None = None
-    if callable(progress):
-        report = progress
-    elif progress not in (True, False, None):
-        raise ArgumentTypeError(f"progress must be a bool or a callable, got {progress!r}")
+    rules, stack, report = run_settings(n, rules, stack, progress)
     n_chunks = -(-hands // chunk_size)
 
     def specs() -> Iterator[tuple[Any, ...]]:
