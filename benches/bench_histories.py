@@ -12,51 +12,32 @@ The target is at least 5,000 hands per second per core (docs: Hand histories).
 from __future__ import annotations
 
 import os
-
-import random
+import sys
 import time
-from decimal import Decimal
 from functools import cache
+from pathlib import Path
 
 from triple_draw import Hand, Rules, histories, phh
-from triple_draw.bots import HeuristicBot
+
+# the tests' reference-bot records (tests/conftest.py)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from conftest import bot_hands, bot_hands_as_pokerstars
 
 #: the test suite's smoke run (tests/conftest.py): tiny sizes
 SMOKE = os.environ.get("TD_BENCH_SMOKE") == "1"
 
 N_HANDS = 100 if SMOKE else 2000
-NAMES = ["jo smith", "Zed", "hero", "[Ace]High", "deuce:seven", "Marek P"]
 
 
 @cache
 def hands() -> tuple[Hand, ...]:
-    bots = [HeuristicBot(seed=i) for i in range(6)]
     rules = Rules.online(10, small_blind=5, rake_percent="4.5", rake_cap=50)
-    out = []
-    for seed in range(N_HANDS):
-        rng = random.Random(seed)
-        h = Hand(rules, [rng.randint(400, 2500) for _ in range(6)], seed % 6, seed)
-        while not h.is_over:
-            s = h.actor
-            h.apply(bots[s].act(h.view(s)))
-        out.append(h)
-    return tuple(out)
+    return tuple(bot_hands(N_HANDS, rules))
 
 
 @cache
 def stars_file() -> str:
-    return "\n\n\n".join(
-        histories.dumps(
-            h,
-            viewer=2,
-            players=NAMES,
-            hand_id=230_000_000_000 + i,
-            table="Aludra II",
-            chip_unit=Decimal("0.01"),
-            currency="USD",
-        )
-        for i, h in enumerate(hands())
-    )
+    return bot_hands_as_pokerstars(list(hands()))
 
 
 @cache

@@ -13,49 +13,29 @@ The target is at least 100 hands per second per core (issue #22; docs: Analysis)
 from __future__ import annotations
 
 import os
-
-import random
 import sys
 import tempfile
 import time
-from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
-from triple_draw import Hand, Rules, histories
-from triple_draw.bots import HeuristicBot
+from triple_draw import Rules
 from triple_draw.review import review
+
+# the tests' reference-bot records (tests/conftest.py)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from conftest import bot_hands, bot_hands_as_pokerstars
 
 #: the test suite's smoke run (tests/conftest.py): tiny sizes
 SMOKE = os.environ.get("TD_BENCH_SMOKE") == "1"
 
 N_HANDS = 40 if SMOKE else 2000
-NAMES = ["jo smith", "Zed", "hero", "[Ace]High", "deuce:seven", "Marek P"]
 
 
 @cache
 def stars_file(n: int = N_HANDS) -> str:
-    bots = [HeuristicBot(seed=i) for i in range(6)]
     rules = Rules.online(10, small_blind=5, rake_percent="4.5", rake_cap=50)
-    texts = []
-    for seed in range(n):
-        rng = random.Random(seed)
-        h = Hand(rules, [rng.randint(400, 2500) for _ in range(6)], seed % 6, seed)
-        while not h.is_over:
-            s = h.actor
-            h.apply(bots[s].act(h.view(s)))
-        texts.append(
-            histories.dumps(
-                h,
-                viewer=2,
-                players=NAMES,
-                hand_id=230_000_000_000 + seed,
-                table="Aludra II",
-                chip_unit=Decimal("0.01"),
-                currency="USD",
-            )
-        )
-    return "\n\n\n".join(texts)
+    return bot_hands_as_pokerstars(bot_hands(n, rules))
 
 
 def review_file(path: Path, n: int) -> None:

@@ -143,3 +143,48 @@ def reshuffle_example(rules: Rules, seed: int = 99):
         h.check_or_call()
     assert h.in_draw and len(h._deck) == 4
     return h, order
+
+
+# -- 6-max hands of the reference bots, as PokerStars writes them (histories, review) ----
+
+#: the players' names of :func:`bot_hands_as_pokerstars` (names with spaces, brackets, a colon)
+STARS_NAMES = ["jo smith", "Zed", "hero", "[Ace]High", "deuce:seven", "Marek P"]
+
+
+def bot_hands(n: int, rules: Rules | None = None) -> list[Hand]:
+    """``n`` 6-max hands of the reference bots (``HeuristicBot`` at every seat), seeded
+    0..n-1, stacks of 400-2,500 chips, at $0.05/$0.10 online stakes unless ``rules``."""
+    from triple_draw.bots import HeuristicBot
+
+    bots = [HeuristicBot(seed=i) for i in range(6)]
+    rules = rules or Rules.online(10, small_blind=5)
+    out = []
+    for seed in range(n):
+        rng = random.Random(seed)
+        h = Hand(rules, [rng.randint(400, 2500) for _ in range(6)], seed % 6, seed)
+        while not h.is_over:
+            s = h.actor
+            h.apply(bots[s].act(h.view(s)))  # type: ignore[index]
+        out.append(h)
+    return out
+
+
+def bot_hands_as_pokerstars(hands: list[Hand]) -> str:
+    """The hands as one PokerStars file of a real-money table, as seat 2 ('hero') sees
+    them (hand numbers from 230,000,000,000)."""
+    from decimal import Decimal
+
+    from triple_draw import histories
+
+    return "\n\n\n".join(
+        histories.dumps(
+            h,
+            viewer=2,
+            players=STARS_NAMES,
+            hand_id=230_000_000_000 + i,
+            table="Aludra II",
+            chip_unit=Decimal("0.01"),
+            currency="USD",
+        )
+        for i, h in enumerate(hands)
+    )

@@ -9,7 +9,6 @@ import itertools
 import json
 import random
 from dataclasses import replace
-from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
@@ -17,7 +16,6 @@ import pytest
 
 from triple_draw import Hand, Rules, _core, histories
 from triple_draw.analysis import as_rank, best_discard, draw_odds
-from triple_draw.bots import HeuristicBot
 from triple_draw.cli import main
 from triple_draw.errors import SchemaError
 from triple_draw.game.cards import to_ids
@@ -33,36 +31,16 @@ from triple_draw.review import (
     review_hands,
     validate_review,
 )
+from conftest import bot_hands, bot_hands_as_pokerstars
 
 DATA = Path(__file__).resolve().parent / "data" / "histories"
-NAMES = ["jo smith", "Zed", "hero", "[Ace]High", "deuce:seven", "Marek P"]
 EIGHT = as_rank("8")
 
 
 @cache
 def six_max_file(n: int = 60) -> str:
     """``n`` 6-max hands of the reference bots, as PokerStars writes them for 'hero'."""
-    bots = [HeuristicBot(seed=i) for i in range(6)]
-    rules = Rules.online(10, small_blind=5)
-    texts = []
-    for seed in range(n):
-        rng = random.Random(seed)
-        h = Hand(rules, [rng.randint(400, 2500) for _ in range(6)], seed % 6, seed)
-        while not h.is_over:
-            s = h.actor
-            h.apply(bots[s].act(h.view(s)))
-        texts.append(
-            histories.dumps(
-                h,
-                viewer=2,
-                players=NAMES,
-                hand_id=230_000_000_000 + seed,
-                table="Aludra II",
-                chip_unit=Decimal("0.01"),
-                currency="USD",
-            )
-        )
-    return "\n\n\n".join(texts)
+    return bot_hands_as_pokerstars(bot_hands(n))
 
 
 @pytest.fixture(scope="module")
