@@ -236,6 +236,28 @@ def allowed_hosts(args: argparse.Namespace) -> list[str]:
     return names
 
 
+
+def listening_socket(host: str, port: int) -> tuple[Any, str]:
+    """A TCP socket bound to ``host``:``port`` and listening (connections wait in its
+    backlog from the moment the URL is printed), and its address as a URL shows it
+    (``127.0.0.1:8000``, ``[::1]:8000``). :class:`ArgumentError` if it cannot bind."""
+    import socket
+
+    # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets that
+    # say so, and small frames would otherwise wait for delayed ACKs (~40 ms)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        raise ArgumentError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    sock.listen(2048)
+    bound, real_port = sock.getsockname()[:2]
+    return sock, (f"[{bound}]" if ":" in bound else bound) + f":{real_port}"
+
 def run(args: argparse.Namespace) -> int:
     missing = [m for m in REQUIRED if importlib.util.find_spec(m) is None]
     if missing:
@@ -243,7 +265,6 @@ def run(args: argparse.Namespace) -> int:
             f"triple-draw serve: error: the server needs {', '.join(missing)}: {EXTRA_HINT}\n"
         )
         return 2
-    import socket
 
     import uvicorn
 
@@ -267,21 +288,12 @@ def run(args: argparse.Namespace) -> int:
             replay_rate=args.replay_rate,
         ),
     )
-    # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets that
-    # say so, and small frames would otherwise wait for delayed ACKs (~40 ms)
-    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
-        sock.bind((args.host, args.port))
-    except OSError as e:
+        sock, shown = listening_socket(args.host, args.port)
+    except ArgumentError:
         store.close()
-        raise ArgumentError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
-    sock.listen(2048)  # connections wait in the backlog from the moment the URL is printed
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    print(f"triple-draw serve: open http://{shown}:{port}/ (database {args.db})", flush=True)
+        raise
+    print(f"triple-draw serve: open http://{shown}/ (database {args.db})", flush=True)
     config = uvicorn.Config(
         app,
         log_level=args.log_level,

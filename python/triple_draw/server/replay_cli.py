@@ -39,8 +39,7 @@ def add_replay_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from triple_draw.errors import ArgumentError
-    from triple_draw.server.cli import EXTRA_HINT, REQUIRED, allowed_hosts
+    from triple_draw.server.cli import EXTRA_HINT, REQUIRED, allowed_hosts, listening_socket
 
     missing = [m for m in REQUIRED if importlib.util.find_spec(m) is None]
     if missing:
@@ -48,7 +47,6 @@ def run(args: argparse.Namespace) -> int:
             f"triple-draw replay: error: the replayer needs {', '.join(missing)}: {EXTRA_HINT}\n"
         )
         return 2
-    import socket
     from pathlib import Path
 
     import uvicorn
@@ -60,19 +58,10 @@ def run(args: argparse.Namespace) -> int:
     doc = replay_document(Path(args.file).read_bytes())  # its errors before the server starts
     # the names it answers to: --allow-host, and --host given as a name (as for serve)
     app = create_replay_app(args.file, allowed_hosts(args))
-    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((args.host, args.port))
-    except OSError as e:
-        raise ArgumentError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
-    sock.listen(128)  # connections wait in the backlog from the moment the URL is printed
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
+    sock, shown = listening_socket(args.host, args.port)
     n = len(doc["hands"])
     print(
-        f"triple-draw replay: open http://{shown}:{port}/replay?source=file "
+        f"triple-draw replay: open http://{shown}/replay?source=file "
         f"({n} hand{'' if n == 1 else 's'} of {args.file})",
         flush=True,
     )
