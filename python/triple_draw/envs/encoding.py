@@ -382,3 +382,18 @@ def from_action(hand: Any, action: Action) -> int:
     if action.kind in ("check", "call"):
         return CHECK_CALL
     return BET_RAISE
+
+
+def render_as(mode: str | None, text: Any) -> str | None:
+    """The environments' ``render()``: ``text()`` printed (``"human"``) or returned
+    (``"ansi"``); with no render mode, Gymnasium's warning and ``None``."""
+    if mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() was called without a render_mode ('human' or 'ansi')")
+        return None
+    out: str = text()
+    if mode == "human":
+        print(out)
+        return None
+    return out

@@ -58,7 +58,14 @@ except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
     ) from e
 
 from triple_draw.bots import Observation, as_action, decide_method, make_bot
-from triple_draw.envs.encoding import N_ACTIONS, action_mask, apply, encode, observation_size
+from triple_draw.envs.encoding import (
+    N_ACTIONS,
+    action_mask,
+    apply,
+    encode,
+    observation_size,
+    render_as,
+)
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
@@ -283,14 +290,7 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._obs(), reward, self._over, False, self._info()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode ('human' or 'ansi')")
-            return None
-        text = self._text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_as(self.render_mode, self._text)
 
     def _text(self) -> str:
         hand = self.hand

@@ -52,6 +52,7 @@ from triple_draw.envs.encoding import (
     apply,
     features,
     observation_size,
+    render_as,
 )
 from triple_draw.errors import ArgumentError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT
@@ -360,18 +361,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
     # -- rendering ---------------------------------------------------------------------------
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn(
-                "render() was called without a render_mode (use 'human' or 'ansi')"
-            )
-            return None
-        text = self._text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_as(self.render_mode, self._text)
 
     def _text(self) -> str:
         hand = self.hand
