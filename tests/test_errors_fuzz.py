@@ -224,14 +224,14 @@ def test_bundled_bot_options(option, value):
 
 
 @SETTINGS
-@given(st.sampled_from(["compiled", "reference"]), junk, junk, junk, junk)
-def test_bot_decisions_from_junk(core, x, y, z, w):
+@given(st.sampled_from(["compiled", "reference"]), junk, junk, junk)
+def test_bot_decisions_from_junk(core, x, y, z):
     bots = [HeuristicBot(1, core=core), RandomBot(1), CallingStationBot(1, core=core)]
     for bot in bots:
         only_package_errors(bot.act, x)
         only_package_errors(bot.decide, x)
     only_package_errors(bots[0].choose, x)
-    only_package_errors(bots[0].discard, x, y, z, w)
+    only_package_errors(bots[0].discard, x, y, z)
     only_package_errors(standard_discard, x, y, z, core=core)
     only_package_errors(standard_discard, "7c 5d 4h 3s Kd", y, z, core=core)
     only_package_errors(worst_low, x, core=core)

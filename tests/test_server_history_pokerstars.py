@@ -195,9 +195,9 @@ def test_pokerstars_download_gives_back_every_hand_as_the_seat_saw_it(db: Path) 
                 ps_ids = [int(h.hand_id) for h in histories.load(text, rules=RULES).hands]
                 phh_text = download(c, p.token, None).text
                 assert phh_text == download(c, p.token, "phh").text
-                sections = re.split(r"^\[\d+\]\n", phh_text, flags=re.M)[1:]
-                assert all(phh.loads(s).is_over for s in sections)
-                assert len(sections) >= len(ps_ids)
+                hands = phh.loads_all(phh_text)  # (each hand's rules under its number)
+                assert all(h.is_over for h in hands)
+                assert len(hands) >= len(ps_ids)
             # the hands had folded (unseen) players, showdowns and the seats' own draws
             print(totals)
             assert totals["hidden"] and totals["shown"] and totals["own_draws"]
