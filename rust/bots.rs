@@ -57,16 +57,39 @@ pub struct Betting {
     pub last_to_act: bool,
 }
 
-/// A betting decision.
+/// A betting decision. Its discriminant is the decision's code, which the Python layer
+/// shares (`triple_draw.bots.Decision`; [`DECISION_NAMES`] names each code, and a test
+/// holds the two equal): 0..4 here, [`DISCARD_CODE`] for a draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Decision {
-    Fold,
-    Check,
-    Call,
-    BetOrRaise,
+    Fold = 0,
+    Check = 1,
+    Call = 2,
+    BetOrRaise = 3,
     /// Bet (or raise) with the bot's bluffing probability, otherwise check: the caller
     /// draws the random number, so the bot's random stream stays in Python.
-    BluffOrCheck,
+    BluffOrCheck = 4,
+}
+
+/// The code of a draw decision (the cards to throw come with it).
+pub const DISCARD_CODE: u8 = 5;
+
+/// The name of each decision code, indexed by code (`triple_draw.bots.Decision`).
+pub const DECISION_NAMES: [&str; 6] = [
+    "fold",
+    "check",
+    "call",
+    "bet_or_raise",
+    "bluff_or_check",
+    "discard",
+];
+
+impl Decision {
+    /// The decision's code.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
 }
 
 /// `worst_lows()[top]`: [`worst_low`] of each top card from seven (5) to ace (12), computed

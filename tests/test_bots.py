@@ -247,3 +247,17 @@ def test_heuristic_bot_rejects_bad_parameters() -> None:
         HeuristicBot(bluff=2.0)
     with pytest.raises(ValueError):
         HeuristicBot(pat={4: "9"})
+
+
+def test_one_set_of_decision_codes_in_the_core_the_bots_and_the_reference() -> None:
+    """The bots' decision codes are one enum (``bots.Decision``): the compiled core names
+    the same codes in the same order, and the reference's constants are the same numbers."""
+    from triple_draw import _core
+    from triple_draw.bots import Decision
+    from triple_draw.reference import bots as ref
+
+    assert [d.name.lower() for d in Decision] == list(_core.DECISION_NAMES)
+    assert [int(d) for d in Decision] == list(range(len(Decision)))
+    assert (ref.FOLD, ref.CHECK, ref.CALL, ref.BET_OR_RAISE, ref.BLUFF_OR_CHECK, ref.DISCARD) == (
+        tuple(Decision)
+    )

@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 __all__ = [
     "CATEGORIES",
+    "DECISION_NAMES",
     "Card",
     "DiscardChoices",
     "ViewCache",
@@ -175,6 +176,10 @@ def bots_standard_discard(cards: Sequence[int], keep_max: int, pat_max: int) -> 
     """The card ids (sorted) the standard rule throws from five cards: stand pat with a
     hand ranked ``pat_max`` or better, otherwise keep one card of each rank up to
     ``keep_max`` (pairs broken)."""
+
+#: The name of each of the bots' decision codes, indexed by code
+#: (``triple_draw.bots.Decision``).
+DECISION_NAMES: list[str]
 
 def bots_heuristic(
     params: tuple[int, int, int, int, float], obs: tuple[Any, ...], r: float

@@ -36,6 +36,7 @@ from __future__ import annotations
 import copy
 import importlib
 import random
+from enum import IntEnum
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -50,6 +51,7 @@ from triple_draw.game.cards import RANKS, to_ids
 from triple_draw.game.core import Core, portable_core, resolve_core
 
 __all__ = [
+    "Decision",
     "Bot",
     "RandomBot",
     "HeuristicBot",
@@ -148,6 +150,26 @@ def _pat_rank(v: Any, core: Core) -> int:
 
 
 # -- what a seat sees ---------------------------------------------------------------------------
+
+
+class Decision(IntEnum):
+    """The bots' decision codes, shared with the compiled core (``_core.DECISION_NAMES``
+    names each code; a test holds them equal): what :meth:`HeuristicBot.choose` returns
+    and :func:`triple_draw.simulate` applies to the engine directly."""
+
+    FOLD = 0
+    CHECK = 1
+    CALL = 2
+    BET_OR_RAISE = 3
+    #: bet or raise if the bot's own bluff roll says so, else check (the kernel's answer;
+    #: ``choose`` resolves it)
+    BLUFF_OR_CHECK = 4
+    #: throw the cards that come with the code (none: stand pat)
+    DISCARD = 5
+
+
+#: the codes as plain ints, for the hot paths (an int compares faster than an enum member)
+FOLD, CHECK, CALL, BET_OR_RAISE, BLUFF_OR_CHECK, DISCARD = (int(d) for d in Decision)
 
 
 class Observation(NamedTuple):
@@ -607,9 +629,9 @@ class HeuristicBot(Bot):
         return tuple(self._heuristic(self._params, obs, 0.0)[1])
 
     def choose(self, obs: Observation) -> tuple[int, tuple[int, ...]]:
-        """The decision as ``(code, cards)``: code 0 fold, 1 check, 2 call, 3 bet or raise,
-        5 discard ``cards`` (sorted ids) - what :meth:`decide` turns into an action, and
-        what :func:`triple_draw.simulate` applies to the engine directly."""
+        """The decision as ``(code, cards)`` (a :class:`Decision`: fold, check, call, bet or
+        raise, or discard ``cards``, sorted ids) - what :meth:`decide` turns into an
+        action, and what :func:`triple_draw.simulate` applies to the engine directly."""
         try:
             if obs.phase == "draw":
                 return self._heuristic(self._params, obs, 0.0)
@@ -619,20 +641,20 @@ class HeuristicBot(Bot):
             raise
         except _BAD_INPUT as e:
             raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
-        if code == 4:  # a bluff, if the bot's own roll says so
-            code = 3 if rng.random() < self.bluff else 1
+        if code == BLUFF_OR_CHECK:  # a bluff, if the bot's own roll says so
+            code = BET_OR_RAISE if rng.random() < self.bluff else CHECK
         return code, cards
 
     def decide(self, obs: Observation) -> Action:
         code, cards = self.choose(obs)
-        if code == 0:
+        if code == FOLD:
             return _FOLD
-        if code == 1:
+        if code == CHECK:
             return _CHECK
         try:
-            if code == 2:
+            if code == CALL:
                 return _call(obs)
-            if code == 3:
+            if code == BET_OR_RAISE:
                 return _bet_or_raise(obs)
         except _BAD_INPUT as e:
             raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None

@@ -43,6 +43,10 @@ from typing import Any
 from triple_draw._executors import ExecutorStartError, RayExecutor, resolve_executor, run_ordered
 from triple_draw._text import format_table
 from triple_draw.bots import (
+    BET_OR_RAISE,
+    CALL,
+    DISCARD,
+    FOLD,
     Bot,
     CallingStationBot,
     HeuristicBot,
@@ -512,22 +516,22 @@ def _play_chunk(
                     # the heuristic bot's decision as a code, applied straight to the
                     # engine (HeuristicBot.decide makes the same code an Action)
                     code, cards = choose(obs)
-                    if code == 5:
+                    if code == DISCARD:
                         hand.discard(cards)
                         draws_l[a] = draws_l[a] + (len(cards),)
                         draws = tuple(draws_l)
-                    elif code == 0:
+                    elif code == FOLD:
                         hand.fold()
                         folded_l[a] = True
                         folded = tuple(folded_l)
-                    elif code == 3:
+                    elif code == BET_OR_RAISE:
                         hand.bet_or_raise()
                         round_bets += 1
                         voluntary = True
                         chips = None
                     else:
                         hand.check_or_call()
-                        if code == 2:
+                        if code == CALL:
                             voluntary = True
                             chips = None
                     continue

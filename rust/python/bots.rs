@@ -4,7 +4,9 @@
 //! may see; the field positions are the `OBS_*` constants below and must follow the field
 //! order of that class) and returns the heuristic bot's decision.
 
-use crate::bots::{rank_of, standard_discard, Betting, Decision, Heuristic, Seen};
+use crate::bots::{
+    rank_of, standard_discard, Betting, Heuristic, Seen, DECISION_NAMES, DISCARD_CODE,
+};
 use crate::eval::NUM_CLASSES;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
@@ -203,7 +205,7 @@ fn bots_heuristic<'py>(
         opp_last: &opp_last[..n_last],
     };
     if draw {
-        return Ok((5, thrown(py, &hole, h.discard(&s))?));
+        return Ok((DISCARD_CODE, thrown(py, &hole, h.discard(&s))?));
     }
     let to_call: i64 = item(OBS_TO_CALL)?.extract()?;
     let can_raise = !item(OBS_RAISE_TO)?.is_none();
@@ -255,18 +257,12 @@ fn bots_heuristic<'py>(
         blind: me == bb || sb == Some(me),
         last_to_act,
     };
-    let code = match h.bet(&s, &b, r) {
-        Decision::Fold => 0,
-        Decision::Check => 1,
-        Decision::Call => 2,
-        Decision::BetOrRaise => 3,
-        Decision::BluffOrCheck => 4,
-    };
-    Ok((code, PyTuple::empty(py)))
+    Ok((h.bet(&s, &b, r).code(), PyTuple::empty(py)))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bots_standard_discard, m)?)?;
     m.add_function(wrap_pyfunction!(bots_heuristic, m)?)?;
+    m.add("DECISION_NAMES", DECISION_NAMES.to_vec())?;
     Ok(())
 }

@@ -30,7 +30,9 @@ from triple_draw.reference.evaluator import CLASS_COUNT, rank_ids
 
 __all__ = ["bots_heuristic", "bots_standard_discard", "made_equity", "worst_low"]
 
-#: Decision codes of :func:`bots_heuristic`.
+#: Decision codes of :func:`bots_heuristic`: the contract's, ``triple_draw.bots.Decision``
+#: (written out here, as the reference imports nothing of the package; a test holds the
+#: three - this, the enum and the compiled core's ``DECISION_NAMES`` - equal).
 FOLD, CHECK, CALL, BET_OR_RAISE, BLUFF_OR_CHECK, DISCARD = range(6)
 
 _DRAW_BASE = (0.0, 0.50, 0.36, 0.24, 0.15, 0.10)
