@@ -421,6 +421,9 @@ def test_a_table_plays_on_while_an_upload_is_replayed(tmp_path: Path) -> None:
     assert len(rtts) >= 5, len(rtts)
     assert len(hands) >= 2, hands  # hands were dealt and played meanwhile
     rtts.sort()
-    # the event loop went on: no ping waited for the replay (seconds); a loaded 2-core
-    # machine gets a generous bound
-    assert rtts[-1] < 1.0, rtts[-5:]
+    # the event loop went on: pings were answered all through the replay (at least five
+    # while it ran, the typical one at once), and none waited for it; on a loaded 2-core
+    # machine (CI runs two test workers) the slowest ping gets a bound that a loop blocked
+    # by the replay would still miss
+    assert rtts[len(rtts) // 2] < 0.5, rtts
+    assert rtts[-1] < max(2.0, result["took"] / 2), (rtts[-5:], result["took"])
