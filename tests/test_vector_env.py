@@ -265,3 +265,53 @@ def test_policy_gradient_example_beats_the_random_bot() -> None:
     mean, se = example.evaluate(policy, 1500, num_envs=128, seed=3)
     assert mean > 3 * se, (mean, se)
     assert mean > mean0
+
+
+def test_reset_mask_re_deals_only_the_masked_slots() -> None:
+    env = TripleDrawVectorEnv(num_envs=4, num_players=2)
+    obs, info = env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    obs, *_rest, info = env.step(env.sample_actions(info["action_mask"], rng))
+    before = [h.to_dict() for h in env.hands]
+    kept = [env.hands[1], env.hands[3]]
+    mask = np.array([True, False, True, False])
+    obs2, info2 = env.reset(options={"reset_mask": mask})
+    assert env.hands[1] is kept[0] and env.hands[3] is kept[1]
+    assert [env.hands[i].to_dict() for i in (1, 3)] == [before[i] for i in (1, 3)]
+    assert np.array_equal(obs2[[1, 3]], obs[[1, 3]])
+    assert info2["episode"].tolist() == [1, 0, 1, 0]
+    for i in (0, 2):
+        assert env.hands[i].to_dict() == Hand(Rules(), [100, 100], *env.hand_args(i, 1)).to_dict()
+    with pytest.raises(TripleDrawError, match="reset_mask"):
+        env.reset(options={"reset_mask": np.array([1, 0, 1, 0])})
+
+
+def test_reset_with_a_list_of_seeds() -> None:
+    env = TripleDrawVectorEnv(num_envs=3, num_players=2)
+    env.reset(seed=[7, 8, 9])
+    for i, s in enumerate((7, 8, 9)):
+        assert env.hand_args(i, 0)[1] == hand_seed(s, i, 0)
+        single = TripleDrawVectorEnv(num_envs=3, num_players=2)
+        single.reset(seed=s)
+        assert env.hands[i].to_dict() == single.hands[i].to_dict()
+    env.reset(seed=[None, 8, None])  # None: that slot continues
+    assert env._info()["episode"].tolist() == [1, 0, 1]
+    assert env.hand_args(0, 1)[1] == hand_seed(7, 0, 1)
+    with pytest.raises(TripleDrawError, match="seed"):
+        env.reset(seed=[1, 2])
+    with pytest.raises(TripleDrawError, match="seed"):
+        env.reset(seed=[1, 2, "x"])
+
+
+def test_close_closes() -> None:
+    from triple_draw.envs.vector import ClosedEnvError
+
+    env = TripleDrawVectorEnv(num_envs=2)
+    env.reset(seed=1)
+    env.close()
+    with pytest.raises(ClosedEnvError, match="closed"):
+        env.reset(seed=1)
+    with pytest.raises(ClosedEnvError, match="closed"):
+        env.step(np.ones(2, dtype=np.int64))
+    assert issubclass(ClosedEnvError, TripleDrawError)
+    env.close()  # closing twice is fine

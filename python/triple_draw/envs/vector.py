@@ -41,6 +41,11 @@ one of the seat to act in that hand.
   envs.hand_args(i, e)``, derived from ``(s, i, e)`` only, so the same hands are dealt for
   any ``num_envs`` and any order of steps. ``reset()`` without a seed continues with the
   next hand of every slot; the first ``reset()`` without a seed draws ``s`` from the OS.
+  ``reset(seed=[s0, s1, ...])`` seeds each slot on its own (slot ``i`` deals what it deals
+  under ``reset(seed=si)``; ``None``: that slot continues).
+- **Partial reset**: ``reset(options={"reset_mask": mask})`` deals a new hand only in the
+  slots where the bool array ``mask`` is True; the others keep their hands.
+- **Close**: after ``close()``, ``reset``/``step`` raise :class:`ClosedEnvError`.
 - **Bad input**: an action array of the wrong shape or dtype raises
   :class:`~triple_draw.errors.BatchTypeError`; an out-of-range or illegal action raises
   :class:`~triple_draw.errors.IllegalActionError` naming the hand and the legal actions.
@@ -80,11 +85,16 @@ from triple_draw.envs.encoding import (
     PER_PLAYER,
     observation_size,
 )
-from triple_draw.errors import ArgumentError, BatchTypeError, IllegalActionError
+from triple_draw.errors import ArgumentError, BatchTypeError, IllegalActionError, TripleDrawError
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
 
-__all__ = ["TripleDrawVectorEnv", "hand_seed"]
+__all__ = ["ClosedEnvError", "TripleDrawVectorEnv", "hand_seed"]
+
+
+class ClosedEnvError(TripleDrawError, RuntimeError):
+    """``reset`` or ``step`` on an environment after its ``close()``: a closed environment
+    stays closed (make a new one)."""
 
 _M64 = (1 << 64) - 1
 
@@ -254,6 +264,8 @@ class TripleDrawVectorEnv(VectorEnv):
         self._ndraws = [[0] * num_players for _ in range(num_envs)]
         self._done = [False] * num_envs
         self._slot_keys: list[int] = []
+        #: the seed of each slot's stream (``reset(seed=s)`` gives every slot ``s``)
+        self._slot_seeds: list[int] = []
         self._last_seat = [0] * num_envs
         #: per slot: which seats folded (the env applies every action) and the button
         self._folded: list[list[int]] = [[] for _ in range(num_envs)]
@@ -268,9 +280,9 @@ class TripleDrawVectorEnv(VectorEnv):
     def hand_args(self, index: int, episode: int) -> tuple[int, int]:
         """``(button, deck_seed)`` of hand number ``episode`` of slot ``index`` under the
         seed of the last ``reset``: ``Hand(rules, stacks, button, deck_seed)`` deals it."""
-        if self.seed_value is None:
+        if not self._slot_seeds:
             raise ArgumentError("call reset() first")
-        key = hand_seed(self.seed_value, index, episode)
+        key = hand_seed(self._slot_seeds[index], index, episode)
         button = self.fixed_button if self.fixed_button is not None else key % self.num_players
         return button, key
 
@@ -293,28 +305,83 @@ class TripleDrawVectorEnv(VectorEnv):
 
     # -- the API -----------------------------------------------------------------------------
 
+    def _seed_slot(self, i: int, seed: int) -> None:
+        """Restart the seeded stream of slot ``i`` (its hand 0 is dealt next)."""
+        self._slot_seeds[i] = seed
+        self._slot_keys[i] = _mix(_mix(seed & _M64) ^ i)
+        self._episode[i] = 0
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ClosedEnvError(f"{self!r} is closed: make a new environment")
+
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal a new hand in every slot. ``seed``: restart the seeded stream (hand 0 of
-        every slot); without it, the next hand of every slot. ``options`` is accepted for
-        Gymnasium's signature; there are none."""
-        if seed is not None:
-            if type(seed) is not int and not isinstance(seed, np.integer):
-                raise ArgumentError(f"seed must be an int or None, got {seed!r}")
-            self.seed_value = int(seed)
-            self._episode = [0] * self.num_envs
-            self._slot_keys = [_mix(_mix(self.seed_value & _M64) ^ i) for i in range(self.num_envs)]
-        elif self.seed_value is None:
-            self.seed_value = secrets.randbits(63)
-            self._slot_keys = [_mix(_mix(self.seed_value) ^ i) for i in range(self.num_envs)]
-        elif self.hands:
-            self._episode = [e + 1 for e in self._episode]
+        """Deal a new hand in every slot, or in the slots of ``options["reset_mask"]``
+        (a bool array ``(num_envs,)``; the other slots keep their hands as they are).
+
+        ``seed``: an int restarts the seeded stream of every slot (reset) at its hand 0;
+        a list of ``num_envs`` ints or ``None`` seeds each slot on its own (slot ``i``
+        under seed ``s`` deals the same hands as slot ``i`` under ``reset(seed=s)``;
+        ``None``: that slot continues). Without a seed, the next hand of each slot."""
+        self._check_open()
         n_envs = self.num_envs
-        self.hands = [None] * n_envs  # type: ignore[list-item]
-        for i in range(n_envs):
+        mask = None if options is None else options.get("reset_mask")
+        if mask is not None:
+            mask = np.asarray(mask)
+            if mask.shape != (n_envs,) or mask.dtype != np.bool_:
+                raise ArgumentError(
+                    f"options['reset_mask'] must be a bool array of shape ({n_envs},), "
+                    f"got {mask.dtype} {mask.shape}"
+                )
+            rows = np.flatnonzero(mask).tolist()
+        else:
+            rows = list(range(n_envs))
+        if seed is None or type(seed) is int or isinstance(seed, np.integer):
+            seeds: list[int | None] = [None if seed is None else int(seed)] * n_envs
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = list(seed)
+            if len(seeds) != n_envs or any(
+                x is not None and type(x) is not int and not isinstance(x, np.integer)
+                for x in seeds
+            ):
+                raise ArgumentError(
+                    f"seed must be an int, None or a list of {n_envs} ints or None, got {seed!r}"
+                )
+        else:
+            raise ArgumentError(
+                f"seed must be an int, None or a list of {n_envs} ints or None, got {seed!r}"
+            )
+        if not self._slot_seeds:  # the first reset: every slot needs a stream
+            self._slot_seeds = [0] * n_envs
+            self._slot_keys = [0] * n_envs
+            os_seed = secrets.randbits(63)
+            for i in range(n_envs):
+                self._seed_slot(i, os_seed)
+            self.seed_value = os_seed
+            fresh = True
+        else:
+            fresh = False
+        for i in rows:
+            s = seeds[i]
+            if s is not None:
+                self._seed_slot(i, int(s))
+            elif not fresh:
+                self._episode[i] += 1
+        if type(seed) is int or isinstance(seed, np.integer):
+            self.seed_value = int(seed)
+        elif seed is not None:
+            self.seed_value = None  # one seed per slot: see hand_args
+        if not self.hands:
+            self.hands = [None] * n_envs  # type: ignore[list-item]
+            rows = list(range(n_envs))
+        for i in rows:
             self._deal(i)
-        self._clear(list(range(n_envs)))
+        self._clear(rows)
         obs = self._observe(range(n_envs))
         return obs, self._info()
 
@@ -322,6 +389,7 @@ class TripleDrawVectorEnv(VectorEnv):
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play one action in every hand (see the module docs)."""
+        self._check_open()
         if not self.hands:
             raise ArgumentError("call reset() before step()")
         acts = self._check(actions)
