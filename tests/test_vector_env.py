@@ -315,3 +315,174 @@ def test_close_closes() -> None:
         env.step(np.ones(2, dtype=np.int64))
     assert issubclass(ClosedEnvError, TripleDrawError)
     env.close()  # closing twice is fine
+
+
+# -- the learner mode: one seat learns, package bots play the others ------------------------
+
+
+def learner_run(env: TripleDrawVectorEnv, seed: int, steps: int):
+    """Play ``steps`` random legal learner steps, checking every observation against the
+    encoding of the learner's seat; returns {(slot, hand number): (final hand, reward)}."""
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    finished = {}
+    for _ in range(steps):
+        for i, h in enumerate(env.hands):
+            assert np.array_equal(obs[i], encoding.encode(h, env.learner)), i
+            if h.actor is None:
+                assert not info["action_mask"][i].any()
+            else:
+                assert h.actor == env.learner
+                assert np.array_equal(info["action_mask"][i], encoding.action_mask(h))
+        hands = list(env.hands)
+        numbers = info["hand"].copy()
+        obs, rewards, term, trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
+        assert rewards.shape == (env.num_envs,) and not trunc.any()
+        for i in np.flatnonzero(term):
+            h = hands[i]
+            assert h.is_over
+            assert rewards[i] == h.result.net[env.learner] / env.reward_scale
+            finished[(int(i), int(numbers[i]))] = (h, float(rewards[i]))
+        assert not rewards[~term].any()
+    return finished
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+@pytest.mark.parametrize(
+    "n_players, learner, opponents", [(2, 0, "heuristic"), (3, 2, ["random", "call"])]
+)
+def test_learner_mode_observes_the_learner_and_pays_its_net(mode, n_players, learner, opponents):
+    env = TripleDrawVectorEnv(
+        num_envs=4, num_players=n_players, learner=learner, opponents=opponents,
+        reward_scale=2.0, autoreset_mode=mode,
+    )  # fmt: skip
+    finished = learner_run(env, seed=3, steps=40)
+    assert len(finished) >= 8
+    assert any(r > 0 for _h, r in finished.values()) and any(r < 0 for _h, r in finished.values())
+
+
+def test_learner_mode_hands_do_not_depend_on_the_batch() -> None:
+    """Each slot has its own bots, reseeded from each hand's key: slot 0 plays the same
+    hands (the bots' random choices too) alone or in a batch of three."""
+
+    def histories(num_envs):
+        env = TripleDrawVectorEnv(
+            num_envs=num_envs, num_players=3, learner=1, opponents="random",
+            autoreset_mode="same_step",
+        )  # fmt: skip
+        env.reset(seed=11)
+        out = []
+        for _ in range(30):
+            mask = env._mask.copy()
+            acts = np.array([int(np.flatnonzero(m)[0]) if m.any() else 0 for m in mask])
+            hands = list(env.hands)
+            _obs, _r, term, _t, _info = env.step(acts)
+            if term[0]:
+                out.append(hands[0].to_dict()["history"])
+        return out
+
+    alone, batched = histories(1), histories(3)
+    assert len(alone) >= 3 and alone == batched
+
+
+def test_learner_mode_works_with_gymnasium_reward_wrappers() -> None:
+    """RecordEpisodeStatistics and NormalizeReward take the (num_envs,) rewards; the
+    returns they record are the learner's nets."""
+    from gymnasium.wrappers.vector import NormalizeReward, RecordEpisodeStatistics
+
+    for mode in ("next_step", "same_step"):
+        base = TripleDrawVectorEnv(num_envs=3, learner=0, opponents="call", autoreset_mode=mode)
+        env = NormalizeReward(RecordEpisodeStatistics(base))
+        _obs, info = env.reset(seed=5)
+        rng = np.random.default_rng(5)
+        nets = []
+        for _ in range(40):
+            hands = list(base.hands)
+            _obs, rewards, term, _trunc, info = env.step(
+                base.sample_actions(info["action_mask"], rng)
+            )
+            assert rewards.shape == (3,)
+            if term.any():
+                assert np.array_equal(info["_episode"], term)
+                for i in np.flatnonzero(term):
+                    nets.append(hands[i].result.net[0])
+                    assert info["episode"]["r"][i] == hands[i].result.net[0]
+        assert nets and list(env.env.return_queue)[-len(nets) :] == nets
+
+
+def test_learner_mode_same_step_final_info_layout() -> None:
+    """Gymnasium 1.x same-step layout: final_obs an object array (None where no hand
+    ended), final_info a dict of arrays with their _key masks."""
+    env = TripleDrawVectorEnv(
+        num_envs=4, learner=1, opponents="random", stacks=6, autoreset_mode="same_step"
+    )
+    _obs, info = env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    seen = 0
+    for _ in range(30):
+        before = list(env.hands)
+        numbers = info["hand"].copy()
+        _obs, rewards, term, _trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
+        assert all(h.actor == 1 for h in env.hands)
+        if not term.any():
+            assert "final_obs" not in info
+            continue
+        assert info["final_obs"].dtype == object
+        assert np.array_equal(info["_final_obs"], term) and np.array_equal(
+            info["_final_info"], term
+        )
+        fi = info["final_info"]
+        for i in range(4):
+            if term[i]:
+                assert np.array_equal(info["final_obs"][i], encoding.encode(before[i], 1))
+                assert fi["net"][i] == before[i].result.net[1] == rewards[i]
+                assert fi["hand"][i] == numbers[i] and fi["_net"][i]
+                assert info["hand"][i] > numbers[i]
+                seen += 1
+            else:
+                assert info["final_obs"][i] is None and not fi["_net"][i]
+    assert seen >= 3
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"opponents": "random"}, "learner"),
+        ({"learner": 2}, "learner"),
+        ({"learner": 0, "opponents": ["random", "call"]}, "opponents"),
+        ({"learner": 0, "opponents": "nobody"}, "nobody"),
+    ],
+)
+def test_learner_mode_bad_options(kwargs, match) -> None:
+    with pytest.raises(TripleDrawError, match=match):
+        TripleDrawVectorEnv(num_envs=2, num_players=2, **kwargs)
+
+
+class FoldBot:
+    """Folds whenever it may (checks when folding is not listed)."""
+
+    def act(self, view):
+        from triple_draw.game import Action
+
+        kinds = {a["kind"] for a in view["legal_actions"]}
+        if "fold" in kinds:
+            return Action("fold")
+        if "check" in kinds:
+            return Action("check")
+        return Action("discard", cards=())
+
+
+def test_learner_mode_counts_the_hands_that_end_without_a_learner_decision() -> None:
+    """Heads-up against a bot that folds at once, every hand where the bot has the button
+    (the small blind) ends before the learner acts: it is skipped and reported in
+    skipped_hands/skipped_reward (the small blind won, 1 chip per hand)."""
+    env = TripleDrawVectorEnv(num_envs=8, learner=0, opponents=FoldBot(), reward_scale=0.5)
+    _obs, info = env.reset(seed=2)
+    assert all(h.actor == 0 for h in env.hands)
+    assert info["skipped_hands"].sum() > 0
+    assert np.array_equal(info["skipped_reward"], info["skipped_hands"] * 2.0)
+    for i in range(8):  # the skipped hands are the slot's first ones
+        skipped = int(info["skipped_hands"][i])
+        assert info["hand"][i] == skipped
+        assert all(env.hand_args(i, e)[0] == 1 for e in range(skipped))
+        assert env.hand_args(i, skipped)[0] == 0

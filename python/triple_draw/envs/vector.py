@@ -54,6 +54,7 @@ one of the seat to act in that hand.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -85,9 +86,11 @@ from triple_draw.envs.encoding import (
     PER_PLAYER,
     observation_size,
 )
+from triple_draw.bots import Observation, as_action, decide_method, make_bot
 from triple_draw.errors import ArgumentError, BatchTypeError, IllegalActionError, TripleDrawError
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
+from triple_draw.simulation import _bot_label
 
 __all__ = ["ClosedEnvError", "TripleDrawVectorEnv", "hand_seed"]
 
@@ -95,6 +98,7 @@ __all__ = ["ClosedEnvError", "TripleDrawVectorEnv", "hand_seed"]
 class ClosedEnvError(TripleDrawError, RuntimeError):
     """``reset`` or ``step`` on an environment after its ``close()``: a closed environment
     stays closed (make a new one)."""
+
 
 _M64 = (1 << 64) - 1
 
@@ -188,6 +192,10 @@ def _encode_batch(
     return out
 
 
+#: hands in a row that may end before the learner's first decision (bots that never let
+#: the learner act)
+_MAX_SKIPS = 10_000
+
 _MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
 
@@ -215,6 +223,8 @@ class TripleDrawVectorEnv(VectorEnv):
         reward_scale: float = 1.0,
         autoreset_mode: str = "next_step",
         core: Any = None,
+        learner: int | None = None,
+        opponents: Any = None,
     ) -> None:
         rules = Rules() if rules is None else rules
         if type(rules) is not Rules:
@@ -238,6 +248,43 @@ class TripleDrawVectorEnv(VectorEnv):
             raise ArgumentError(
                 f"autoreset_mode must be one of {sorted(_MODES)}, got {autoreset_mode!r}"
             )
+        if learner is None:
+            if opponents is not None:
+                raise ArgumentError("opponents need a learner seat: pass learner=SEAT too")
+        elif type(learner) is not int or not 0 <= learner < num_players:
+            raise ArgumentError(
+                f"learner must be a seat 0..{num_players - 1} or None, got {learner!r}"
+            )
+        #: the learner's seat (``None``: self-play, every seat acts through ``step``)
+        self.learner = learner
+        #: per slot, the bot of every seat (``None`` for the learner's); each slot has its
+        #: own copies, reseeded from each hand's key, so a slot plays the same hands
+        #: whatever else is in the batch
+        self._bots: list[list[Any]] = []
+        self._decides: list[Any] = []
+        if learner is not None:
+            if opponents is None:
+                opponents = "heuristic"
+            if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+                specs = [opponents] * (num_players - 1)
+            else:
+                specs = list(opponents)
+                if len(specs) != num_players - 1:
+                    raise ArgumentError(
+                        f"opponents: give one bot, or {num_players - 1} (one per other seat), "
+                        f"got {len(specs)}"
+                    )
+            proto = [make_bot(x, core=core) for x in specs]
+            #: ``opponents[k]`` sits ``k + 1`` seats after the learner
+            self.opponents = proto
+            for _ in range(num_envs):
+                row: list[Any] = [None] * num_players
+                for k, b in enumerate(proto):
+                    row[(learner + k + 1) % num_players] = copy.deepcopy(b)
+                self._bots.append(row)
+            self._decides = [
+                [None if b is None else decide_method(b) for b in row] for row in self._bots
+            ]
         self.num_envs = num_envs
         self.num_players = num_players
         self.rules = rules
@@ -250,6 +297,8 @@ class TripleDrawVectorEnv(VectorEnv):
         self._core = core
         self._scale = 1.0 / sum(st)
         self.obs_size = size = observation_size(num_players)
+        self._skipped = np.zeros(num_envs, dtype=np.int64)
+        self._skipped_reward = np.zeros(num_envs, dtype=np.float32)
         self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.observation_space = spaces.Box(0.0, 1.0, (num_envs, size), np.float32)
         self.single_action_space = spaces.Discrete(N_ACTIONS)
@@ -379,9 +428,15 @@ class TripleDrawVectorEnv(VectorEnv):
         if not self.hands:
             self.hands = [None] * n_envs  # type: ignore[list-item]
             rows = list(range(n_envs))
-        for i in rows:
-            self._deal(i)
-        self._clear(rows)
+        if self.learner is None:
+            for i in rows:
+                self._deal(i)
+            self._clear(rows)
+        else:
+            self._skipped[:] = 0
+            self._skipped_reward[:] = 0.0
+            for i in rows:
+                self._deal_learner(i)
         obs = self._observe(range(n_envs))
         return obs, self._info()
 
@@ -393,6 +448,8 @@ class TripleDrawVectorEnv(VectorEnv):
         if not self.hands:
             raise ArgumentError("call reset() before step()")
         acts = self._check(actions)
+        if self.learner is not None:
+            return self._step_learner(acts)
         n_envs = self.num_envs
         hands = self.hands
         done = self._done
@@ -481,6 +538,155 @@ class TripleDrawVectorEnv(VectorEnv):
             info["_final_info"] = mask
         return obs, rewards, terminated, np.zeros(n_envs, dtype=bool), info
 
+    # -- the learner mode ----------------------------------------------------------------------
+
+    def _deal_learner(self, i: int) -> None:
+        """Deal the hand ``self._episode[i]`` of slot ``i`` and let the bots act up to the
+        learner's first decision; a hand that ends before it is counted in the slot's
+        ``skipped_hands``/``skipped_reward`` and the next one is dealt."""
+        learner = self.learner
+        assert learner is not None
+        bots = self._bots[i]
+        for _ in range(_MAX_SKIPS):
+            self._deal(i)
+            self._clear([i])
+            key = _mix(self._slot_keys[i] ^ self._episode[i])
+            for s, b in enumerate(bots):
+                reseed = getattr(b, "reseed", None)
+                if callable(reseed):
+                    reseed(_mix(key ^ (s + 1)) >> 1)
+            h = self.hands[i]
+            self._play_opponents(i, h)
+            if h.actor is not None:
+                return
+            self._skipped[i] += 1
+            self._skipped_reward[i] += (
+                h.stacks[learner] - self.stacks[learner]
+            ) / self.reward_scale
+            self._episode[i] += 1
+        raise ArgumentError(  # pragma: no cover - bots that never let the learner act
+            f"slot {i}: {_MAX_SKIPS} hands in a row ended before the learner's first decision"
+        )
+
+    def _play_opponents(self, i: int, h: Hand) -> None:
+        """Let the bots of slot ``i`` act until it is the learner's turn or the hand is
+        over, keeping the slot's record of folds, draws and discards."""
+        learner = self.learner
+        bots = self._bots[i]
+        decides = self._decides[i]
+        while True:
+            s = h.actor
+            if s is None or s == learner:
+                return
+            decide = decides[s]
+            view = h.view(s)
+            act = as_action(
+                decide(Observation.from_view(view)) if decide is not None else bots[s].act(view)
+            )
+            try:
+                h.apply(act)
+            except IllegalActionError as e:
+                raise IllegalActionError(
+                    f"bot {_bot_label(bots[s])} in seat {s} of hand {i} chose {act}: {e}"
+                ) from None
+            kind = act.kind
+            if kind == "discard":
+                cards = list(act.cards or ())
+                if cards:
+                    self._disc_arr[i, s, cards] = 1.0
+                d = self._ndraws[i]
+                self._draw_arr[i, s, d[s]] = len(cards)
+                d[s] += 1
+            elif kind == "fold":
+                self._folded[i][s] = 1
+
+    def _step_learner(
+        self, acts: list[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One learner decision in every hand, then the bots' up to the next one."""
+        learner = self.learner
+        assert learner is not None
+        n_envs = self.num_envs
+        hands = self.hands
+        done = self._done
+        rewards = np.zeros(n_envs, dtype=np.float32)
+        terminated = np.zeros(n_envs, dtype=bool)
+        ended: list[int] = []
+        episode = self._episode
+        start = self.stacks[learner]
+        scale = self.reward_scale
+        self._skipped[:] = 0
+        self._skipped_reward[:] = 0.0
+        for i in range(n_envs):
+            if done[i]:  # next-step autoreset: this step deals the next hand
+                episode[i] += 1
+                self._deal_learner(i)
+                continue
+            h = hands[i]
+            a = acts[i]
+            if a >= DISCARD_OFFSET:
+                held = sorted(h.hole_ids(learner))
+                cards = [held[k] for k in _MASK_BITS[a - DISCARD_OFFSET]]
+                h.discard(cards)
+                if cards:
+                    self._disc_arr[i, learner, cards] = 1.0
+                d = self._ndraws[i]
+                self._draw_arr[i, learner, d[learner]] = len(cards)
+                d[learner] += 1
+            elif a == 1:
+                h.check_or_call()
+            elif a == 2:
+                h.bet_or_raise()
+            else:
+                h.fold()
+                self._folded[i][learner] = 1
+            self._play_opponents(i, h)
+            if h.actor is None:
+                self._last_seat[i] = learner
+                done[i] = True
+                ended.append(i)
+                terminated[i] = True
+                rewards[i] = (h.stacks[learner] - start) / scale
+        info_final: dict[str, Any] | None = None
+        final_obs: np.ndarray | None = None
+        if self._same_step and ended:
+            final_obs = self._observe(ended, last=True)
+            info_final = self._learner_final_info(ended, rewards)
+            for i in ended:
+                episode[i] += 1
+                self._deal_learner(i)
+        obs = self._observe(range(n_envs))
+        info = self._info()
+        if final_obs is not None and info_final is not None:
+            mask = np.zeros(n_envs, dtype=bool)
+            mask[ended] = True
+            fo = np.full(n_envs, None, dtype=object)
+            for k, i in enumerate(ended):
+                fo[i] = final_obs[k]
+            info["final_obs"] = fo
+            info["_final_obs"] = mask
+            info["final_info"] = info_final
+            info["_final_info"] = mask
+        return obs, rewards, terminated, np.zeros(n_envs, dtype=bool), info
+
+    def _learner_final_info(self, ended: list[int], rewards: np.ndarray) -> dict[str, Any]:
+        """The info of the hands that ended, as Gymnasium 1.x lays out ``final_info``
+        under same-step autoreset: a dict of arrays, each key with its ``_key`` mask."""
+        n_envs = self.num_envs
+        mask = np.zeros(n_envs, dtype=bool)
+        mask[ended] = True
+        hand = np.zeros(n_envs, dtype=np.int64)
+        net = np.zeros(n_envs, dtype=np.float64)
+        for i in ended:
+            hand[i] = self._episode[i]
+            net[i] = rewards[i] * self.reward_scale
+        action_mask = np.zeros((n_envs, N_ACTIONS), dtype=np.int8)
+        return {
+            "action_mask": action_mask, "_action_mask": mask,
+            "hand": hand, "_hand": mask,
+            "net": net, "_net": mask,
+        }  # fmt: skip
+
     def _check(self, actions: Any) -> list[int]:
         """The actions as a list of ints, after checking every one (nothing changes on
         error)."""
@@ -555,6 +761,14 @@ class TripleDrawVectorEnv(VectorEnv):
 
     def _info(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=bool)
+        if self.learner is not None:
+            # no "episode" key: Gymnasium's RecordEpisodeStatistics writes its own there
+            return {
+                "action_mask": self._mask.copy(), "_action_mask": every,
+                "hand": np.array(self._episode, dtype=np.int64), "_hand": every,
+                "skipped_hands": self._skipped.copy(), "_skipped_hands": every,
+                "skipped_reward": self._skipped_reward.copy(), "_skipped_reward": every,
+            }  # fmt: skip
         return {
             "actor": self._actor.copy(),
             "_actor": every,
