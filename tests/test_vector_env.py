@@ -486,3 +486,32 @@ def test_learner_mode_counts_the_hands_that_end_without_a_learner_decision() -> 
         assert info["hand"][i] == skipped
         assert all(env.hand_args(i, e)[0] == 1 for e in range(skipped))
         assert env.hand_args(i, skipped)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "n_players, opponents", [(2, "heuristic"), (3, ["random", "call"]), (6, "heuristic")]
+)
+def test_learner_mode_bots_see_what_their_view_shows(n_players, opponents) -> None:
+    """The bots' Observations are built from the engine's state and the slot's record
+    (no hand.view, for speed): every one equals Observation.from_view(hand.view(seat))."""
+    from triple_draw.bots import Observation
+
+    env = TripleDrawVectorEnv(
+        num_envs=6, num_players=n_players, learner=1, opponents=opponents, stacks=12,
+        autoreset_mode="same_step",
+    )  # fmt: skip
+    built = env._bot_obs
+    checked = []
+
+    def checked_obs(i, h, s):
+        obs = built(i, h, s)
+        assert obs == Observation.from_view(h.view(s)), (i, s)
+        checked.append(obs.phase)
+        return obs
+
+    env._bot_obs = checked_obs
+    _obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        _obs, _r, _term, _trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
+    assert checked.count("bet") > 100 and checked.count("draw") > 20

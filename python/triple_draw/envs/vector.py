@@ -86,8 +86,17 @@ from triple_draw.envs.encoding import (
     PER_PLAYER,
     observation_size,
 )
-from triple_draw.bots import Observation, as_action, decide_method, make_bot
+from triple_draw.bots import (
+    CallingStationBot,
+    HeuristicBot,
+    Observation,
+    RandomBot,
+    as_action,
+    decide_method,
+    make_bot,
+)
 from triple_draw.errors import ArgumentError, BatchTypeError, IllegalActionError, TripleDrawError
+from triple_draw.game.actions import Action
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
 from triple_draw.simulation import _bot_label
@@ -195,6 +204,10 @@ def _encode_batch(
 #: hands in a row that may end before the learner's first decision (bots that never let
 #: the learner act)
 _MAX_SKIPS = 10_000
+#: bots whose actions are legal by construction: applied straight to the engine
+_TRUSTED = frozenset((HeuristicBot, RandomBot, CallingStationBot))
+_new_tuple = tuple.__new__
+_KIND_CODE = {"fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 3, "discard": 5}
 
 _MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
@@ -285,6 +298,20 @@ class TripleDrawVectorEnv(VectorEnv):
             self._decides = [
                 [None if b is None else decide_method(b) for b in row] for row in self._bots
             ]
+            # per seat, shared by the slots (the bots of a seat are of one class):
+            # applied straight to the engine, and the heuristic bot's decision as a code
+            row0 = self._bots[0]
+            self._trusted = [
+                b is not None and type(b) in _TRUSTED and self._decides[0][s] is not None
+                for s, b in enumerate(row0)
+            ]
+            self._chooses = [
+                [b.choose if type(b) is HeuristicBot else None for b in row] for row in self._bots
+            ]
+        #: per slot, the public record a bot's Observation needs: each seat's draws, and
+        #: [in_draw, street, bets and raises, voluntary] of the current round
+        self._draws_l: list[list[tuple[int, ...]]] = [[] for _ in range(num_envs)]
+        self._round: list[list[Any]] = [[None, -1, 0, False] for _ in range(num_envs)]
         self.num_envs = num_envs
         self.num_players = num_players
         self.rules = rules
@@ -343,7 +370,9 @@ class TripleDrawVectorEnv(VectorEnv):
         button = fixed if fixed is not None else key % self.num_players
         self.hands[i] = Hand(self.rules, self.stacks, button, key, core=self._core)
         self._ndraws[i] = [0] * self.num_players
-        self._folded[i] = [0] * self.num_players
+        self._folded[i] = [False] * self.num_players
+        self._draws_l[i] = [()] * self.num_players
+        self._round[i] = [None, -1, 0, False]
         self._button[i] = button
         self._done[i] = False
 
@@ -503,7 +532,7 @@ class TripleDrawVectorEnv(VectorEnv):
                 h.bet_or_raise()
             else:
                 h.fold()
-                folded_of[i][s] = 1
+                folded_of[i][s] = True
             if h.actor is None:
                 last_seat[i] = s
                 done[i] = True
@@ -549,7 +578,8 @@ class TripleDrawVectorEnv(VectorEnv):
         bots = self._bots[i]
         for _ in range(_MAX_SKIPS):
             self._deal(i)
-            self._clear([i])
+            self._disc_arr[i] = 0.0
+            self._draw_arr[i] = -1
             key = _mix(self._slot_keys[i] ^ self._episode[i])
             for s, b in enumerate(bots):
                 reseed = getattr(b, "reseed", None)
@@ -570,35 +600,124 @@ class TripleDrawVectorEnv(VectorEnv):
 
     def _play_opponents(self, i: int, h: Hand) -> None:
         """Let the bots of slot ``i`` act until it is the learner's turn or the hand is
-        over, keeping the slot's record of folds, draws and discards."""
+        over. As :func:`triple_draw.simulation.simulate` does, a bot that decides from an
+        :class:`Observation` gets one built from the engine's state and the slot's public
+        record (no ``hand.view``), the heuristic bot's decision comes from its compiled
+        kernels as a code, and the bundled bots' actions go straight to the engine."""
         learner = self.learner
         bots = self._bots[i]
         decides = self._decides[i]
+        chooses = self._chooses[i]
+        trusted = self._trusted
         while True:
-            s = h.actor
+            s = h._actor
             if s is None or s == learner:
                 return
+            self._new_round(i, h)
             decide = decides[s]
-            view = h.view(s)
-            act = as_action(
-                decide(Observation.from_view(view)) if decide is not None else bots[s].act(view)
-            )
+            if decide is None:
+                act = as_action(bots[s].act(h.view(s)))
+            else:
+                obs = self._bot_obs(i, h, s)
+                choose = chooses[s]
+                if choose is not None:
+                    code, cards = choose(obs)
+                    if code == 5:
+                        h.discard(cards)
+                        self._record(i, s, 5, cards)
+                    elif code == 0:
+                        h.fold()
+                        self._record(i, s, 0, ())
+                    elif code == 3:
+                        h.bet_or_raise()
+                        self._record(i, s, 3, ())
+                    else:
+                        h.check_or_call()
+                        self._record(i, s, code, ())
+                    continue
+                act = decide(obs)
+                if type(act) is not Action:
+                    act = as_action(act)
+            k = act.kind
+            code = _KIND_CODE[k]
             try:
-                h.apply(act)
+                if trusted[s]:
+                    if code == 5:
+                        h.discard(act.cards)
+                    elif code == 0:
+                        h.fold()
+                    elif code == 3:
+                        h.bet_or_raise()
+                    else:
+                        h.check_or_call()
+                else:
+                    h.apply(act)
             except IllegalActionError as e:
                 raise IllegalActionError(
                     f"bot {_bot_label(bots[s])} in seat {s} of hand {i} chose {act}: {e}"
                 ) from None
-            kind = act.kind
-            if kind == "discard":
-                cards = list(act.cards or ())
-                if cards:
-                    self._disc_arr[i, s, cards] = 1.0
-                d = self._ndraws[i]
-                self._draw_arr[i, s, d[s]] = len(cards)
-                d[s] += 1
-            elif kind == "fold":
-                self._folded[i][s] = 1
+            self._record(i, s, code, act.cards or ())
+
+    def _new_round(self, i: int, h: Hand) -> None:
+        """Before an action in slot ``i``: a new betting round (or draw) restarts the
+        round's count of bets and raises."""
+        r = self._round[i]
+        in_draw = h._in_draw
+        street = h._street
+        if in_draw != r[0] or street != r[1]:
+            r[0] = in_draw
+            r[1] = street
+            if not in_draw:
+                r[2] = 0
+                r[3] = False
+
+    def _record(self, i: int, s: int, code: int, cards: Sequence[int]) -> None:
+        """Note seat ``s``'s action in slot ``i``: ``code`` 0 fold, 1 check, 2 call,
+        3 bet or raise, 5 discard of ``cards``."""
+        if code == 5:
+            k = len(cards)
+            if k:
+                self._disc_arr[i, s, list(cards)] = 1.0
+            d = self._ndraws[i]
+            self._draw_arr[i, s, d[s]] = k
+            d[s] += 1
+            dl = self._draws_l[i]
+            dl[s] = (*dl[s], k)
+        elif code == 0:
+            self._folded[i][s] = True
+        elif code == 3:
+            r = self._round[i]
+            r[2] += 1
+            r[3] = True
+        elif code == 2:
+            self._round[i][3] = True
+
+    def _bot_obs(self, i: int, h: Hand, s: int) -> Observation:
+        """The :class:`Observation` of seat ``s`` (to act) in slot ``i``: what
+        ``Observation.from_view(h.view(s))`` gives (the tests compare them)."""
+        n = self.num_players
+        folded = tuple(self._folded[i])
+        draws = tuple(self._draws_l[i])
+        stacks = tuple(h._stacks)
+        pot = sum(h._total)
+        street = h._street
+        if h._in_draw:
+            zeros = (0,) * n
+            return _new_tuple(Observation, (
+                s, tuple(h._hands[s]), "draw", street, n, h.button, h.small_blind_seat,
+                h.big_blind_seat, folded, stacks, zeros, draws, pot, 0, None, 0, 0, False,
+            ))  # fmt: skip
+        bets = tuple(h._bet)
+        listed = h.legal_actions()
+        call = listed[1].amount
+        r = self._round[i]
+        return _new_tuple(Observation, (
+            s, tuple(h._hands[s]), "bet", street, n, h.button, h.small_blind_seat,
+            h.big_blind_seat, folded, stacks, bets, draws, pot,
+            0 if call is None else call - bets[s],
+            listed[2].amount if len(listed) > 2 else None,
+            h._level, r[2], r[3],
+        ))  # fmt: skip
 
     def _step_learner(
         self, acts: list[int]
@@ -624,22 +743,22 @@ class TripleDrawVectorEnv(VectorEnv):
                 continue
             h = hands[i]
             a = acts[i]
+            self._new_round(i, h)
             if a >= DISCARD_OFFSET:
                 held = sorted(h.hole_ids(learner))
                 cards = [held[k] for k in _MASK_BITS[a - DISCARD_OFFSET]]
                 h.discard(cards)
-                if cards:
-                    self._disc_arr[i, learner, cards] = 1.0
-                d = self._ndraws[i]
-                self._draw_arr[i, learner, d[learner]] = len(cards)
-                d[learner] += 1
+                self._record(i, learner, 5, cards)
             elif a == 1:
+                code = 2 if h._bet[learner] < h._level else 1
                 h.check_or_call()
+                self._record(i, learner, code, ())
             elif a == 2:
                 h.bet_or_raise()
+                self._record(i, learner, 3, ())
             else:
                 h.fold()
-                self._folded[i][learner] = 1
+                self._record(i, learner, 0, ())
             self._play_opponents(i, h)
             if h.actor is None:
                 self._last_seat[i] = learner
