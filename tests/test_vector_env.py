@@ -515,3 +515,19 @@ def test_learner_mode_bots_see_what_their_view_shows(n_players, opponents) -> No
     for _ in range(60):
         _obs, _r, _term, _trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
     assert checked.count("bet") > 100 and checked.count("draw") > 20
+
+
+def test_learner_mode_reset_mask_and_close() -> None:
+    env = TripleDrawVectorEnv(num_envs=3, learner=1, opponents="random")
+    obs, info = env.reset(seed=[4, 5, 6])
+    kept = env.hands[1]
+    obs2, info2 = env.reset(options={"reset_mask": np.array([True, False, True])})
+    assert env.hands[1] is kept and np.array_equal(obs2[1], obs[1])
+    assert info2["hand"][1] == info["hand"][1]
+    assert (info2["hand"][[0, 2]] > info["hand"][[0, 2]]).all()
+    assert all(h.actor == 1 for h in env.hands)
+    env.close()
+    from triple_draw.envs.vector import ClosedEnvError
+
+    with pytest.raises(ClosedEnvError):
+        env.step(np.ones(3, dtype=np.int64))

@@ -11,8 +11,16 @@ following Gymnasium's vector-environment API (optional extra ``triple_draw[gymna
 >>> rewards.shape
 (4, 2)
 
-Self-play is the main use: one policy acts for every seat, and each observation is the
-one of the seat to act in that hand.
+Two modes. **Self-play** (the default): one policy acts for every seat, each observation
+is the one of the seat to act in that hand, and the rewards are per seat (below).
+**Learner** (``learner=SEAT, opponents=BOT``): the Gymnasium-conformant mode - package
+bots play the other seats inside ``step``, every observation, mask and reward is the
+learner's, rewards are ``(num_envs,)`` (so Gymnasium's vector wrappers such as
+``RecordEpisodeStatistics`` and ``NormalizeReward`` take them), info has ``hand`` (not
+``episode``, the wrappers' key), ``skipped_hands``/``skipped_reward`` (hands that ended
+before the learner acted), and under same-step autoreset ``final_obs`` (an object array)
+and ``final_info`` (a dict of arrays with ``_key`` masks) as Gymnasium 1.x lays them out.
+The bullets below describe self-play.
 
 - **Observations** ``(num_envs, observation_size(num_players))`` float32: row ``i`` is what
   the seat ``info["seat"][i]`` may know in hand ``i`` (layout:
@@ -214,12 +222,17 @@ _MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_
 
 class TripleDrawVectorEnv(VectorEnv):
     """``TripleDrawVectorEnv(num_envs=64, num_players=2, stacks=100, rules=None,
-    button=None, reward_scale=1.0, autoreset_mode="next_step", core=None)``
+    button=None, reward_scale=1.0, autoreset_mode="next_step", core=None, learner=None,
+    opponents=None)``
 
     - ``stacks``: every seat's stack at the start of each hand (an int, or one per seat).
     - ``rules``: a :class:`Rules` (default ``Rules()``: blinds 1/2, limits 2/4).
     - ``button``: a fixed button seat, or ``None`` for one derived from each hand's seed.
     - ``reward_scale``: rewards are chips divided by it.
+    - ``learner``: the learner's seat (the learner mode), or ``None`` for self-play.
+    - ``opponents`` (learner mode): one bot for every other seat, or a list of
+      ``num_players - 1`` (:func:`~triple_draw.bots.make_bot` names or bot objects; default
+      ``"heuristic"``); ``opponents[k]`` sits ``k + 1`` seats after the learner.
 
     See the module docs for the arrays ``reset``/``step`` return.
     """
