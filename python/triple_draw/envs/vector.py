@@ -368,7 +368,9 @@ class TripleDrawVectorEnv(VectorEnv):
 
     def hand_args(self, index: int, episode: int) -> tuple[int, int]:
         """``(button, deck_seed)`` of hand number ``episode`` of slot ``index`` under the
-        seed of the last ``reset``: ``Hand(rules, stacks, button, deck_seed)`` deals it."""
+        slot's seed (the last one a ``reset`` gave it: an int seed goes to every slot, a
+        list one to each): ``Hand(rules, stacks, button, deck_seed)`` deals it.
+        ``seed_value`` is that int seed, or ``None`` after a list of seeds."""
         if not self._slot_seeds:
             raise ArgumentError("call reset() first")
         key = hand_seed(self._slot_seeds[index], index, episode)
