@@ -4,6 +4,8 @@
   among each row's legal actions with numpy (``sample_actions``); an agent step is one
   hand's decision, so a batch step is 256 agent steps. Target: >= 100,000 agent steps/s on
   one core.
+- the same in its learner mode (``learner=0, opponents=BOT``, same-step autoreset):
+  a step is one learner decision, the bots' decisions up to the next one are inside it.
 - PettingZoo AEC env (``triple_draw_v0.env()``, with PettingZoo's wrappers): the usual
   ``agent_iter()`` / ``last()`` / ``step()`` loop, a uniformly random action among the
   ones the mask allows (``env.step(None)`` for finished agents counts as a step, as
@@ -41,6 +43,24 @@ def run_vector(n_players: int, batch_steps: int, num_envs: int = BATCH, seed: in
     for _ in range(batch_steps):
         _obs, _r, _term, _trunc, info = env.step(sample(info["action_mask"], rng))
     return batch_steps * num_envs
+
+
+def run_vector_learner(
+    n_players: int, batch_steps: int, opponents: str = "heuristic", seed: int = 0
+) -> int:
+    """Step a batched env in its learner mode (seat 0 learns, ``opponents`` play the other
+    seats) ``batch_steps`` times; returns the learner steps taken (the bots' decisions
+    between them are inside the timing, not counted)."""
+    env = TripleDrawVectorEnv(
+        num_envs=BATCH, num_players=n_players, learner=0, opponents=opponents,
+        autoreset_mode="same_step",
+    )  # fmt: skip
+    rng = np.random.default_rng(seed)
+    _obs, info = env.reset(seed=seed)
+    sample = env.sample_actions
+    for _ in range(batch_steps):
+        _obs, _r, _term, _trunc, info = env.step(sample(info["action_mask"], rng))
+    return batch_steps * BATCH
 
 
 def run_aec(n_players: int, steps: int, seed: int = 0) -> int:
@@ -97,6 +117,14 @@ def test_bench_vector_env_random_actions(benchmark, n_players: int) -> None:
     _rate(benchmark, "agent_steps_per_second", steps)
 
 
+@pytest.mark.parametrize("opponents", ["heuristic", "random"])
+def test_bench_vector_env_learner_mode(benchmark, opponents: str) -> None:
+    steps = benchmark.pedantic(
+        run_vector_learner, args=(2, 20, opponents), rounds=5, iterations=1
+    )
+    _rate(benchmark, "learner_steps_per_second", steps)
+
+
 @pytest.mark.parametrize("n_players", [2, 6])
 def test_bench_pettingzoo_aec_random_actions(benchmark, n_players: int) -> None:
     pytest.importorskip("pettingzoo")
@@ -142,6 +170,9 @@ def main() -> None:
     for n in (2, 6):
         w, c, _ = _best(run_vector, n, 100)
         rows.append((f"batched env, {n} players, 256 hands", "agent steps/s", w, c))
+    for n, bot in ((2, "heuristic"), (2, "random"), (6, "heuristic")):
+        w, c, _ = _best(run_vector_learner, n, 40, bot)
+        rows.append((f"batched env, learner vs {n - 1} {bot}, 256 hands", "learner steps/s", w, c))
     for n in (2, 6):
         w, c, _ = _best(run_aec, n, 20000)
         rows.append((f"PettingZoo AEC env(), {n} players", "steps/s", w, c))

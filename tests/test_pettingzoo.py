@@ -270,3 +270,50 @@ def test_wrapped_env_refuses_non_integer_actions_with_the_packages_error(bad: ob
     assert not any(env.terminations.values())
     env.step(np.int64(1))  # an integer of NumPy's is an action
     assert env.unwrapped.hand.to_dict() != before
+
+
+@pytest.mark.parametrize("n", [2, 3, 6])
+def test_state_passes_pettingzoos_state_tests(n: int) -> None:
+    from pettingzoo.test.state_test import test_state, test_state_space
+
+    env = triple_draw_v0.env(num_players=n)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        test_state_space(env)
+        test_state(env, num_cycles=200)
+    assert not [str(w.message) for w in caught]
+    assert env.state_space.shape == (104 * n + encoding.observation_size(n),)
+
+
+def test_state_is_the_full_privileged_state() -> None:
+    """state(): every seat's cards and discards (which no observation shows to the other
+    seats), then seat 0's observation; it follows the hand."""
+    env = triple_draw_v0.raw_env(num_players=3)
+    env.reset(seed=12)
+    rng = np.random.default_rng(12)
+    n = 3
+    checked = 0
+    thrown: dict[int, set[int]] = {s: set() for s in range(n)}
+    while True:
+        hand = env.hand
+        state = env.state()
+        assert env.state_space.contains(state)
+        for s in range(n):
+            assert set(np.flatnonzero(state[52 * s : 52 * (s + 1)])) == set(hand.hole_ids(s))
+            assert set(np.flatnonzero(state[52 * (n + s) : 52 * (n + s + 1)])) == thrown[s]
+        assert np.array_equal(state[104 * n :], env.observe("player_0")["observation"])
+        checked += 1
+        if hand.is_over:
+            break
+        agent = env.agent_selection
+        seat = hand.actor
+        mask = env.observe(agent)["action_mask"]
+        legal = np.flatnonzero(mask)
+        # prefer draws (to see discards) and calls over folds
+        a = int(legal[-1]) if legal[-1] >= 3 else int(legal[1] if len(legal) > 1 else legal[0])
+        if a >= 3 and rng.random() < 0.5:
+            a = int(rng.choice(legal))
+        if a >= 3:
+            thrown[seat] |= set(encoding.discard_cards(sorted(hand.hole_ids(seat)), a - 3))
+        env.step(a)
+    assert checked > 10 and any(thrown.values())

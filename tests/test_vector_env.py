@@ -265,3 +265,269 @@ def test_policy_gradient_example_beats_the_random_bot() -> None:
     mean, se = example.evaluate(policy, 1500, num_envs=128, seed=3)
     assert mean > 3 * se, (mean, se)
     assert mean > mean0
+
+
+def test_reset_mask_re_deals_only_the_masked_slots() -> None:
+    env = TripleDrawVectorEnv(num_envs=4, num_players=2)
+    obs, info = env.reset(seed=6)
+    rng = np.random.default_rng(6)
+    obs, *_rest, info = env.step(env.sample_actions(info["action_mask"], rng))
+    before = [h.to_dict() for h in env.hands]
+    kept = [env.hands[1], env.hands[3]]
+    mask = np.array([True, False, True, False])
+    obs2, info2 = env.reset(options={"reset_mask": mask})
+    assert env.hands[1] is kept[0] and env.hands[3] is kept[1]
+    assert [env.hands[i].to_dict() for i in (1, 3)] == [before[i] for i in (1, 3)]
+    assert np.array_equal(obs2[[1, 3]], obs[[1, 3]])
+    assert info2["episode"].tolist() == [1, 0, 1, 0]
+    for i in (0, 2):
+        assert env.hands[i].to_dict() == Hand(Rules(), [100, 100], *env.hand_args(i, 1)).to_dict()
+    with pytest.raises(TripleDrawError, match="reset_mask"):
+        env.reset(options={"reset_mask": np.array([1, 0, 1, 0])})
+
+
+def test_reset_with_a_list_of_seeds() -> None:
+    env = TripleDrawVectorEnv(num_envs=3, num_players=2)
+    env.reset(seed=[7, 8, 9])
+    for i, s in enumerate((7, 8, 9)):
+        assert env.hand_args(i, 0)[1] == hand_seed(s, i, 0)
+        single = TripleDrawVectorEnv(num_envs=3, num_players=2)
+        single.reset(seed=s)
+        assert env.hands[i].to_dict() == single.hands[i].to_dict()
+    env.reset(seed=[None, 8, None])  # None: that slot continues
+    assert env._info()["episode"].tolist() == [1, 0, 1]
+    assert env.hand_args(0, 1)[1] == hand_seed(7, 0, 1)
+    with pytest.raises(TripleDrawError, match="seed"):
+        env.reset(seed=[1, 2])
+    with pytest.raises(TripleDrawError, match="seed"):
+        env.reset(seed=[1, 2, "x"])
+
+
+def test_close_closes() -> None:
+    from triple_draw.envs.vector import ClosedEnvError
+
+    env = TripleDrawVectorEnv(num_envs=2)
+    env.reset(seed=1)
+    env.close()
+    with pytest.raises(ClosedEnvError, match="closed"):
+        env.reset(seed=1)
+    with pytest.raises(ClosedEnvError, match="closed"):
+        env.step(np.ones(2, dtype=np.int64))
+    assert issubclass(ClosedEnvError, TripleDrawError)
+    env.close()  # closing twice is fine
+
+
+# -- the learner mode: one seat learns, package bots play the others ------------------------
+
+
+def learner_run(env: TripleDrawVectorEnv, seed: int, steps: int):
+    """Play ``steps`` random legal learner steps, checking every observation against the
+    encoding of the learner's seat; returns {(slot, hand number): (final hand, reward)}."""
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    finished = {}
+    for _ in range(steps):
+        for i, h in enumerate(env.hands):
+            assert np.array_equal(obs[i], encoding.encode(h, env.learner)), i
+            if h.actor is None:
+                assert not info["action_mask"][i].any()
+            else:
+                assert h.actor == env.learner
+                assert np.array_equal(info["action_mask"][i], encoding.action_mask(h))
+        hands = list(env.hands)
+        numbers = info["hand"].copy()
+        obs, rewards, term, trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
+        assert rewards.shape == (env.num_envs,) and not trunc.any()
+        for i in np.flatnonzero(term):
+            h = hands[i]
+            assert h.is_over
+            assert rewards[i] == h.result.net[env.learner] / env.reward_scale
+            finished[(int(i), int(numbers[i]))] = (h, float(rewards[i]))
+        assert not rewards[~term].any()
+    return finished
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+@pytest.mark.parametrize(
+    "n_players, learner, opponents", [(2, 0, "heuristic"), (3, 2, ["random", "call"])]
+)
+def test_learner_mode_observes_the_learner_and_pays_its_net(mode, n_players, learner, opponents):
+    env = TripleDrawVectorEnv(
+        num_envs=4, num_players=n_players, learner=learner, opponents=opponents,
+        reward_scale=2.0, autoreset_mode=mode,
+    )  # fmt: skip
+    finished = learner_run(env, seed=3, steps=40)
+    assert len(finished) >= 8
+    assert any(r > 0 for _h, r in finished.values()) and any(r < 0 for _h, r in finished.values())
+
+
+def test_learner_mode_hands_do_not_depend_on_the_batch() -> None:
+    """Each slot has its own bots, reseeded from each hand's key: slot 0 plays the same
+    hands (the bots' random choices too) alone or in a batch of three."""
+
+    def histories(num_envs):
+        env = TripleDrawVectorEnv(
+            num_envs=num_envs, num_players=3, learner=1, opponents="random",
+            autoreset_mode="same_step",
+        )  # fmt: skip
+        env.reset(seed=11)
+        out = []
+        for _ in range(30):
+            mask = env._mask.copy()
+            acts = np.array([int(np.flatnonzero(m)[0]) if m.any() else 0 for m in mask])
+            hands = list(env.hands)
+            _obs, _r, term, _t, _info = env.step(acts)
+            if term[0]:
+                out.append(hands[0].to_dict()["history"])
+        return out
+
+    alone, batched = histories(1), histories(3)
+    assert len(alone) >= 3 and alone == batched
+
+
+def test_learner_mode_works_with_gymnasium_reward_wrappers() -> None:
+    """RecordEpisodeStatistics and NormalizeReward take the (num_envs,) rewards; the
+    returns they record are the learner's nets."""
+    from gymnasium.wrappers.vector import NormalizeReward, RecordEpisodeStatistics
+
+    for mode in ("next_step", "same_step"):
+        base = TripleDrawVectorEnv(num_envs=3, learner=0, opponents="call", autoreset_mode=mode)
+        env = NormalizeReward(RecordEpisodeStatistics(base))
+        _obs, info = env.reset(seed=5)
+        rng = np.random.default_rng(5)
+        nets = []
+        for _ in range(40):
+            hands = list(base.hands)
+            _obs, rewards, term, _trunc, info = env.step(
+                base.sample_actions(info["action_mask"], rng)
+            )
+            assert rewards.shape == (3,)
+            if term.any():
+                assert np.array_equal(info["_episode"], term)
+                for i in np.flatnonzero(term):
+                    nets.append(hands[i].result.net[0])
+                    assert info["episode"]["r"][i] == hands[i].result.net[0]
+        assert nets and list(env.env.return_queue)[-len(nets) :] == nets
+
+
+def test_learner_mode_same_step_final_info_layout() -> None:
+    """Gymnasium 1.x same-step layout: final_obs an object array (None where no hand
+    ended), final_info a dict of arrays with their _key masks."""
+    env = TripleDrawVectorEnv(
+        num_envs=4, learner=1, opponents="random", stacks=6, autoreset_mode="same_step"
+    )
+    _obs, info = env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    seen = 0
+    for _ in range(30):
+        before = list(env.hands)
+        numbers = info["hand"].copy()
+        _obs, rewards, term, _trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
+        assert all(h.actor == 1 for h in env.hands)
+        if not term.any():
+            assert "final_obs" not in info
+            continue
+        assert info["final_obs"].dtype == object
+        assert np.array_equal(info["_final_obs"], term) and np.array_equal(
+            info["_final_info"], term
+        )
+        fi = info["final_info"]
+        for i in range(4):
+            if term[i]:
+                assert np.array_equal(info["final_obs"][i], encoding.encode(before[i], 1))
+                assert fi["net"][i] == before[i].result.net[1] == rewards[i]
+                assert fi["hand"][i] == numbers[i] and fi["_net"][i]
+                assert info["hand"][i] > numbers[i]
+                seen += 1
+            else:
+                assert info["final_obs"][i] is None and not fi["_net"][i]
+    assert seen >= 3
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"opponents": "random"}, "learner"),
+        ({"learner": 2}, "learner"),
+        ({"learner": 0, "opponents": ["random", "call"]}, "opponents"),
+        ({"learner": 0, "opponents": "nobody"}, "nobody"),
+    ],
+)
+def test_learner_mode_bad_options(kwargs, match) -> None:
+    with pytest.raises(TripleDrawError, match=match):
+        TripleDrawVectorEnv(num_envs=2, num_players=2, **kwargs)
+
+
+class FoldBot:
+    """Folds whenever it may (checks when folding is not listed)."""
+
+    def act(self, view):
+        from triple_draw.game import Action
+
+        kinds = {a["kind"] for a in view["legal_actions"]}
+        if "fold" in kinds:
+            return Action("fold")
+        if "check" in kinds:
+            return Action("check")
+        return Action("discard", cards=())
+
+
+def test_learner_mode_counts_the_hands_that_end_without_a_learner_decision() -> None:
+    """Heads-up against a bot that folds at once, every hand where the bot has the button
+    (the small blind) ends before the learner acts: it is skipped and reported in
+    skipped_hands/skipped_reward (the small blind won, 1 chip per hand)."""
+    env = TripleDrawVectorEnv(num_envs=8, learner=0, opponents=FoldBot(), reward_scale=0.5)
+    _obs, info = env.reset(seed=2)
+    assert all(h.actor == 0 for h in env.hands)
+    assert info["skipped_hands"].sum() > 0
+    assert np.array_equal(info["skipped_reward"], info["skipped_hands"] * 2.0)
+    for i in range(8):  # the skipped hands are the slot's first ones
+        skipped = int(info["skipped_hands"][i])
+        assert info["hand"][i] == skipped
+        assert all(env.hand_args(i, e)[0] == 1 for e in range(skipped))
+        assert env.hand_args(i, skipped)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "n_players, opponents", [(2, "heuristic"), (3, ["random", "call"]), (6, "heuristic")]
+)
+def test_learner_mode_bots_see_what_their_view_shows(n_players, opponents) -> None:
+    """The bots' Observations are built from the engine's state and the slot's record
+    (no hand.view, for speed): every one equals Observation.from_view(hand.view(seat))."""
+    from triple_draw.bots import Observation
+
+    env = TripleDrawVectorEnv(
+        num_envs=6, num_players=n_players, learner=1, opponents=opponents, stacks=12,
+        autoreset_mode="same_step",
+    )  # fmt: skip
+    built = env._bot_obs
+    checked = []
+
+    def checked_obs(i, h, s):
+        obs = built(i, h, s)
+        assert obs == Observation.from_view(h.view(s)), (i, s)
+        checked.append(obs.phase)
+        return obs
+
+    env._bot_obs = checked_obs
+    _obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        _obs, _r, _term, _trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
+    assert checked.count("bet") > 100 and checked.count("draw") > 20
+
+
+def test_learner_mode_reset_mask_and_close() -> None:
+    env = TripleDrawVectorEnv(num_envs=3, learner=1, opponents="random")
+    obs, info = env.reset(seed=[4, 5, 6])
+    kept = env.hands[1]
+    obs2, info2 = env.reset(options={"reset_mask": np.array([True, False, True])})
+    assert env.hands[1] is kept and np.array_equal(obs2[1], obs[1])
+    assert info2["hand"][1] == info["hand"][1]
+    assert (info2["hand"][[0, 2]] > info["hand"][[0, 2]]).all()
+    assert all(h.actor == 1 for h in env.hands)
+    env.close()
+    from triple_draw.envs.vector import ClosedEnvError
+
+    with pytest.raises(ClosedEnvError):
+        env.step(np.ones(3, dtype=np.int64))

@@ -19,6 +19,12 @@
   (``hand.result.net``), divided by ``reward_scale``; 0 before.
 - ``reset(seed=...)`` seeds the deck (and the button, unless fixed); ``reset()`` continues
   the seeded stream, so a seeded sequence of episodes replays exactly.
+- ``state()`` (float32, ``state_space``: ``Box(0, 1, (104 * n + observation size,))``) is
+  the full state for a centralised critic, and it is **privileged**: every seat's cards.
+  Layout: for each seat 0..n-1 a 52-card one-hot of the cards it holds (a folded seat:
+  the cards it folded), then for each seat the 52 cards it has thrown, then the
+  observation of seat 0 (the public state: chips, bets, folds, draws, button, actor).
+  Train a critic on it; never let a policy that acts read it.
 
 ``env()`` wraps ``raw_env`` the PettingZoo way: an illegal action ends the episode with
 ``illegal_reward`` for the offender (TerminateIllegalWrapper), an out-of-range action
@@ -255,6 +261,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        #: the space of :meth:`state` (privileged: every seat's cards)
+        self.state_space = spaces.Box(
+            low=0.0, high=1.0, shape=(104 * num_players + size,), dtype=np.float32
+        )
         self.np_random: np.random.Generator | None = None
         self.hand: Hand | None = None
         self.hand_args: tuple[int, int] | None = None
@@ -357,6 +367,20 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         else:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The full state, for a centralised critic: **privileged**, it holds every
+        seat's cards (the layout is in the module docs)."""
+        hand = self._hand()
+        n = self.n
+        out = np.zeros(self.state_space.shape, dtype=np.float32)
+        for s in range(n):
+            out[52 * s + np.array(hand.hole_ids(s), dtype=np.int64)] = 1.0
+            thrown = self._discards[s]
+            if thrown:
+                out[52 * (n + s) + np.array(thrown, dtype=np.int64)] = 1.0
+        out[104 * n :] = self.observe(self.possible_agents[0])["observation"]
+        return out
 
     # -- rendering ---------------------------------------------------------------------------
 

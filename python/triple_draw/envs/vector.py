@@ -11,8 +11,16 @@ following Gymnasium's vector-environment API (optional extra ``triple_draw[gymna
 >>> rewards.shape
 (4, 2)
 
-Self-play is the main use: one policy acts for every seat, and each observation is the
-one of the seat to act in that hand.
+Two modes. **Self-play** (the default): one policy acts for every seat, each observation
+is the one of the seat to act in that hand, and the rewards are per seat (below).
+**Learner** (``learner=SEAT, opponents=BOT``): the Gymnasium-conformant mode - package
+bots play the other seats inside ``step``, every observation, mask and reward is the
+learner's, rewards are ``(num_envs,)`` (so Gymnasium's vector wrappers such as
+``RecordEpisodeStatistics`` and ``NormalizeReward`` take them), info has ``hand`` (not
+``episode``, the wrappers' key), ``skipped_hands``/``skipped_reward`` (hands that ended
+before the learner acted), and under same-step autoreset ``final_obs`` (an object array)
+and ``final_info`` (a dict of arrays with ``_key`` masks) as Gymnasium 1.x lays them out.
+The bullets below describe self-play.
 
 - **Observations** ``(num_envs, observation_size(num_players))`` float32: row ``i`` is what
   the seat ``info["seat"][i]`` may know in hand ``i`` (layout:
@@ -41,6 +49,11 @@ one of the seat to act in that hand.
   envs.hand_args(i, e)``, derived from ``(s, i, e)`` only, so the same hands are dealt for
   any ``num_envs`` and any order of steps. ``reset()`` without a seed continues with the
   next hand of every slot; the first ``reset()`` without a seed draws ``s`` from the OS.
+  ``reset(seed=[s0, s1, ...])`` seeds each slot on its own (slot ``i`` deals what it deals
+  under ``reset(seed=si)``; ``None``: that slot continues).
+- **Partial reset**: ``reset(options={"reset_mask": mask})`` deals a new hand only in the
+  slots where the bool array ``mask`` is True; the others keep their hands.
+- **Close**: after ``close()``, ``reset``/``step`` raise :class:`ClosedEnvError`.
 - **Bad input**: an action array of the wrong shape or dtype raises
   :class:`~triple_draw.errors.BatchTypeError`; an out-of-range or illegal action raises
   :class:`~triple_draw.errors.IllegalActionError` naming the hand and the legal actions.
@@ -49,6 +62,7 @@ one of the seat to act in that hand.
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -80,11 +94,28 @@ from triple_draw.envs.encoding import (
     PER_PLAYER,
     observation_size,
 )
-from triple_draw.errors import ArgumentError, BatchTypeError, IllegalActionError
+from triple_draw.bots import (
+    CallingStationBot,
+    HeuristicBot,
+    Observation,
+    RandomBot,
+    as_action,
+    decide_method,
+    make_bot,
+)
+from triple_draw.errors import ArgumentError, BatchTypeError, IllegalActionError, TripleDrawError
+from triple_draw.game.actions import Action
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
+from triple_draw.simulation import _bot_label
 
-__all__ = ["TripleDrawVectorEnv", "hand_seed"]
+__all__ = ["ClosedEnvError", "TripleDrawVectorEnv", "hand_seed"]
+
+
+class ClosedEnvError(TripleDrawError, RuntimeError):
+    """``reset`` or ``step`` on an environment after its ``close()``: a closed environment
+    stays closed (make a new one)."""
+
 
 _M64 = (1 << 64) - 1
 
@@ -178,17 +209,30 @@ def _encode_batch(
     return out
 
 
+#: hands in a row that may end before the learner's first decision (bots that never let
+#: the learner act)
+_MAX_SKIPS = 10_000
+#: bots whose actions are legal by construction: applied straight to the engine
+_TRUSTED = frozenset((HeuristicBot, RandomBot, CallingStationBot))
+_new_tuple = tuple.__new__
+_KIND_CODE = {"fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 3, "discard": 5}
+
 _MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
 
 class TripleDrawVectorEnv(VectorEnv):
     """``TripleDrawVectorEnv(num_envs=64, num_players=2, stacks=100, rules=None,
-    button=None, reward_scale=1.0, autoreset_mode="next_step", core=None)``
+    button=None, reward_scale=1.0, autoreset_mode="next_step", core=None, learner=None,
+    opponents=None)``
 
     - ``stacks``: every seat's stack at the start of each hand (an int, or one per seat).
     - ``rules``: a :class:`Rules` (default ``Rules()``: blinds 1/2, limits 2/4).
     - ``button``: a fixed button seat, or ``None`` for one derived from each hand's seed.
     - ``reward_scale``: rewards are chips divided by it.
+    - ``learner``: the learner's seat (the learner mode), or ``None`` for self-play.
+    - ``opponents`` (learner mode): one bot for every other seat, or a list of
+      ``num_players - 1`` (:func:`~triple_draw.bots.make_bot` names or bot objects; default
+      ``"heuristic"``); ``opponents[k]`` sits ``k + 1`` seats after the learner.
 
     See the module docs for the arrays ``reset``/``step`` return.
     """
@@ -205,6 +249,8 @@ class TripleDrawVectorEnv(VectorEnv):
         reward_scale: float = 1.0,
         autoreset_mode: str = "next_step",
         core: Any = None,
+        learner: int | None = None,
+        opponents: Any = None,
     ) -> None:
         rules = Rules() if rules is None else rules
         if type(rules) is not Rules:
@@ -228,6 +274,57 @@ class TripleDrawVectorEnv(VectorEnv):
             raise ArgumentError(
                 f"autoreset_mode must be one of {sorted(_MODES)}, got {autoreset_mode!r}"
             )
+        if learner is None:
+            if opponents is not None:
+                raise ArgumentError("opponents need a learner seat: pass learner=SEAT too")
+        elif type(learner) is not int or not 0 <= learner < num_players:
+            raise ArgumentError(
+                f"learner must be a seat 0..{num_players - 1} or None, got {learner!r}"
+            )
+        #: the learner's seat (``None``: self-play, every seat acts through ``step``)
+        self.learner = learner
+        #: per slot, the bot of every seat (``None`` for the learner's); each slot has its
+        #: own copies, reseeded from each hand's key, so a slot plays the same hands
+        #: whatever else is in the batch
+        self._bots: list[list[Any]] = []
+        self._decides: list[Any] = []
+        if learner is not None:
+            if opponents is None:
+                opponents = "heuristic"
+            if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+                specs = [opponents] * (num_players - 1)
+            else:
+                specs = list(opponents)
+                if len(specs) != num_players - 1:
+                    raise ArgumentError(
+                        f"opponents: give one bot, or {num_players - 1} (one per other seat), "
+                        f"got {len(specs)}"
+                    )
+            proto = [make_bot(x, core=core) for x in specs]
+            #: ``opponents[k]`` sits ``k + 1`` seats after the learner
+            self.opponents = proto
+            for _ in range(num_envs):
+                row: list[Any] = [None] * num_players
+                for k, b in enumerate(proto):
+                    row[(learner + k + 1) % num_players] = copy.deepcopy(b)
+                self._bots.append(row)
+            self._decides = [
+                [None if b is None else decide_method(b) for b in row] for row in self._bots
+            ]
+            # per seat, shared by the slots (the bots of a seat are of one class):
+            # applied straight to the engine, and the heuristic bot's decision as a code
+            row0 = self._bots[0]
+            self._trusted = [
+                b is not None and type(b) in _TRUSTED and self._decides[0][s] is not None
+                for s, b in enumerate(row0)
+            ]
+            self._chooses = [
+                [b.choose if type(b) is HeuristicBot else None for b in row] for row in self._bots
+            ]
+        #: per slot, the public record a bot's Observation needs: each seat's draws, and
+        #: [in_draw, street, bets and raises, voluntary] of the current round
+        self._draws_l: list[list[tuple[int, ...]]] = [[] for _ in range(num_envs)]
+        self._round: list[list[Any]] = [[None, -1, 0, False] for _ in range(num_envs)]
         self.num_envs = num_envs
         self.num_players = num_players
         self.rules = rules
@@ -240,6 +337,8 @@ class TripleDrawVectorEnv(VectorEnv):
         self._core = core
         self._scale = 1.0 / sum(st)
         self.obs_size = size = observation_size(num_players)
+        self._skipped = np.zeros(num_envs, dtype=np.int64)
+        self._skipped_reward = np.zeros(num_envs, dtype=np.float32)
         self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.observation_space = spaces.Box(0.0, 1.0, (num_envs, size), np.float32)
         self.single_action_space = spaces.Discrete(N_ACTIONS)
@@ -254,6 +353,8 @@ class TripleDrawVectorEnv(VectorEnv):
         self._ndraws = [[0] * num_players for _ in range(num_envs)]
         self._done = [False] * num_envs
         self._slot_keys: list[int] = []
+        #: the seed of each slot's stream (``reset(seed=s)`` gives every slot ``s``)
+        self._slot_seeds: list[int] = []
         self._last_seat = [0] * num_envs
         #: per slot: which seats folded (the env applies every action) and the button
         self._folded: list[list[int]] = [[] for _ in range(num_envs)]
@@ -267,10 +368,12 @@ class TripleDrawVectorEnv(VectorEnv):
 
     def hand_args(self, index: int, episode: int) -> tuple[int, int]:
         """``(button, deck_seed)`` of hand number ``episode`` of slot ``index`` under the
-        seed of the last ``reset``: ``Hand(rules, stacks, button, deck_seed)`` deals it."""
-        if self.seed_value is None:
+        slot's seed (the last one a ``reset`` gave it: an int seed goes to every slot, a
+        list one to each): ``Hand(rules, stacks, button, deck_seed)`` deals it.
+        ``seed_value`` is that int seed, or ``None`` after a list of seeds."""
+        if not self._slot_seeds:
             raise ArgumentError("call reset() first")
-        key = hand_seed(self.seed_value, index, episode)
+        key = hand_seed(self._slot_seeds[index], index, episode)
         button = self.fixed_button if self.fixed_button is not None else key % self.num_players
         return button, key
 
@@ -282,7 +385,9 @@ class TripleDrawVectorEnv(VectorEnv):
         button = fixed if fixed is not None else key % self.num_players
         self.hands[i] = Hand(self.rules, self.stacks, button, key, core=self._core)
         self._ndraws[i] = [0] * self.num_players
-        self._folded[i] = [0] * self.num_players
+        self._folded[i] = [False] * self.num_players
+        self._draws_l[i] = [()] * self.num_players
+        self._round[i] = [None, -1, 0, False]
         self._button[i] = button
         self._done[i] = False
 
@@ -293,28 +398,89 @@ class TripleDrawVectorEnv(VectorEnv):
 
     # -- the API -----------------------------------------------------------------------------
 
+    def _seed_slot(self, i: int, seed: int) -> None:
+        """Restart the seeded stream of slot ``i`` (its hand 0 is dealt next)."""
+        self._slot_seeds[i] = seed
+        self._slot_keys[i] = _mix(_mix(seed & _M64) ^ i)
+        self._episode[i] = 0
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ClosedEnvError(f"{self!r} is closed: make a new environment")
+
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal a new hand in every slot. ``seed``: restart the seeded stream (hand 0 of
-        every slot); without it, the next hand of every slot. ``options`` is accepted for
-        Gymnasium's signature; there are none."""
-        if seed is not None:
-            if type(seed) is not int and not isinstance(seed, np.integer):
-                raise ArgumentError(f"seed must be an int or None, got {seed!r}")
-            self.seed_value = int(seed)
-            self._episode = [0] * self.num_envs
-            self._slot_keys = [_mix(_mix(self.seed_value & _M64) ^ i) for i in range(self.num_envs)]
-        elif self.seed_value is None:
-            self.seed_value = secrets.randbits(63)
-            self._slot_keys = [_mix(_mix(self.seed_value) ^ i) for i in range(self.num_envs)]
-        elif self.hands:
-            self._episode = [e + 1 for e in self._episode]
+        """Deal a new hand in every slot, or in the slots of ``options["reset_mask"]``
+        (a bool array ``(num_envs,)``; the other slots keep their hands as they are).
+
+        ``seed``: an int restarts the seeded stream of every slot (reset) at its hand 0;
+        a list of ``num_envs`` ints or ``None`` seeds each slot on its own (slot ``i``
+        under seed ``s`` deals the same hands as slot ``i`` under ``reset(seed=s)``;
+        ``None``: that slot continues). Without a seed, the next hand of each slot."""
+        self._check_open()
         n_envs = self.num_envs
-        self.hands = [None] * n_envs  # type: ignore[list-item]
-        for i in range(n_envs):
-            self._deal(i)
-        self._clear(list(range(n_envs)))
+        mask = None if options is None else options.get("reset_mask")
+        if mask is not None:
+            mask = np.asarray(mask)
+            if mask.shape != (n_envs,) or mask.dtype != np.bool_:
+                raise ArgumentError(
+                    f"options['reset_mask'] must be a bool array of shape ({n_envs},), "
+                    f"got {mask.dtype} {mask.shape}"
+                )
+            rows = np.flatnonzero(mask).tolist()
+        else:
+            rows = list(range(n_envs))
+        if seed is None or type(seed) is int or isinstance(seed, np.integer):
+            seeds: list[int | None] = [None if seed is None else int(seed)] * n_envs
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = list(seed)
+            if len(seeds) != n_envs or any(
+                x is not None and type(x) is not int and not isinstance(x, np.integer)
+                for x in seeds
+            ):
+                raise ArgumentError(
+                    f"seed must be an int, None or a list of {n_envs} ints or None, got {seed!r}"
+                )
+        else:
+            raise ArgumentError(
+                f"seed must be an int, None or a list of {n_envs} ints or None, got {seed!r}"
+            )
+        if not self._slot_seeds:  # the first reset: every slot needs a stream
+            self._slot_seeds = [0] * n_envs
+            self._slot_keys = [0] * n_envs
+            os_seed = secrets.randbits(63)
+            for i in range(n_envs):
+                self._seed_slot(i, os_seed)
+            self.seed_value = os_seed
+            fresh = True
+        else:
+            fresh = False
+        for i in rows:
+            s = seeds[i]
+            if s is not None:
+                self._seed_slot(i, int(s))
+            elif not fresh:
+                self._episode[i] += 1
+        if type(seed) is int or isinstance(seed, np.integer):
+            self.seed_value = int(seed)
+        elif seed is not None:
+            self.seed_value = None  # one seed per slot: see hand_args
+        if not self.hands:
+            self.hands = [None] * n_envs  # type: ignore[list-item]
+            rows = list(range(n_envs))
+        if self.learner is None:
+            for i in rows:
+                self._deal(i)
+            self._clear(rows)
+        else:
+            self._skipped[:] = 0
+            self._skipped_reward[:] = 0.0
+            for i in rows:
+                self._deal_learner(i)
         obs = self._observe(range(n_envs))
         return obs, self._info()
 
@@ -322,9 +488,12 @@ class TripleDrawVectorEnv(VectorEnv):
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play one action in every hand (see the module docs)."""
+        self._check_open()
         if not self.hands:
             raise ArgumentError("call reset() before step()")
         acts = self._check(actions)
+        if self.learner is not None:
+            return self._step_learner(acts)
         n_envs = self.num_envs
         hands = self.hands
         done = self._done
@@ -378,7 +547,7 @@ class TripleDrawVectorEnv(VectorEnv):
                 h.bet_or_raise()
             else:
                 h.fold()
-                folded_of[i][s] = 1
+                folded_of[i][s] = True
             if h.actor is None:
                 last_seat[i] = s
                 done[i] = True
@@ -412,6 +581,245 @@ class TripleDrawVectorEnv(VectorEnv):
             info["final_info"] = final_info
             info["_final_info"] = mask
         return obs, rewards, terminated, np.zeros(n_envs, dtype=bool), info
+
+    # -- the learner mode ----------------------------------------------------------------------
+
+    def _deal_learner(self, i: int) -> None:
+        """Deal the hand ``self._episode[i]`` of slot ``i`` and let the bots act up to the
+        learner's first decision; a hand that ends before it is counted in the slot's
+        ``skipped_hands``/``skipped_reward`` and the next one is dealt."""
+        learner = self.learner
+        assert learner is not None
+        bots = self._bots[i]
+        for _ in range(_MAX_SKIPS):
+            self._deal(i)
+            self._disc_arr[i] = 0.0
+            self._draw_arr[i] = -1
+            key = _mix(self._slot_keys[i] ^ self._episode[i])
+            for s, b in enumerate(bots):
+                reseed = getattr(b, "reseed", None)
+                if callable(reseed):
+                    reseed(_mix(key ^ (s + 1)) >> 1)
+            h = self.hands[i]
+            self._play_opponents(i, h)
+            if h.actor is not None:
+                return
+            self._skipped[i] += 1
+            self._skipped_reward[i] += (
+                h.stacks[learner] - self.stacks[learner]
+            ) / self.reward_scale
+            self._episode[i] += 1
+        raise ArgumentError(  # pragma: no cover - bots that never let the learner act
+            f"slot {i}: {_MAX_SKIPS} hands in a row ended before the learner's first decision"
+        )
+
+    def _play_opponents(self, i: int, h: Hand) -> None:
+        """Let the bots of slot ``i`` act until it is the learner's turn or the hand is
+        over. As :func:`triple_draw.simulation.simulate` does, a bot that decides from an
+        :class:`Observation` gets one built from the engine's state and the slot's public
+        record (no ``hand.view``), the heuristic bot's decision comes from its compiled
+        kernels as a code, and the bundled bots' actions go straight to the engine."""
+        learner = self.learner
+        bots = self._bots[i]
+        decides = self._decides[i]
+        chooses = self._chooses[i]
+        trusted = self._trusted
+        while True:
+            s = h._actor
+            if s is None or s == learner:
+                return
+            self._new_round(i, h)
+            decide = decides[s]
+            if decide is None:
+                act = as_action(bots[s].act(h.view(s)))
+            else:
+                obs = self._bot_obs(i, h, s)
+                choose = chooses[s]
+                if choose is not None:
+                    code, cards = choose(obs)
+                    if code == 5:
+                        h.discard(cards)
+                        self._record(i, s, 5, cards)
+                    elif code == 0:
+                        h.fold()
+                        self._record(i, s, 0, ())
+                    elif code == 3:
+                        h.bet_or_raise()
+                        self._record(i, s, 3, ())
+                    else:
+                        h.check_or_call()
+                        self._record(i, s, code, ())
+                    continue
+                act = decide(obs)
+                if type(act) is not Action:
+                    act = as_action(act)
+            k = act.kind
+            code = _KIND_CODE[k]
+            try:
+                if trusted[s]:
+                    if code == 5:
+                        h.discard(act.cards)
+                    elif code == 0:
+                        h.fold()
+                    elif code == 3:
+                        h.bet_or_raise()
+                    else:
+                        h.check_or_call()
+                else:
+                    h.apply(act)
+            except IllegalActionError as e:
+                raise IllegalActionError(
+                    f"bot {_bot_label(bots[s])} in seat {s} of hand {i} chose {act}: {e}"
+                ) from None
+            self._record(i, s, code, act.cards or ())
+
+    def _new_round(self, i: int, h: Hand) -> None:
+        """Before an action in slot ``i``: a new betting round (or draw) restarts the
+        round's count of bets and raises."""
+        r = self._round[i]
+        in_draw = h._in_draw
+        street = h._street
+        if in_draw != r[0] or street != r[1]:
+            r[0] = in_draw
+            r[1] = street
+            if not in_draw:
+                r[2] = 0
+                r[3] = False
+
+    def _record(self, i: int, s: int, code: int, cards: Sequence[int]) -> None:
+        """Note seat ``s``'s action in slot ``i``: ``code`` 0 fold, 1 check, 2 call,
+        3 bet or raise, 5 discard of ``cards``."""
+        if code == 5:
+            k = len(cards)
+            if k:
+                self._disc_arr[i, s, list(cards)] = 1.0
+            d = self._ndraws[i]
+            self._draw_arr[i, s, d[s]] = k
+            d[s] += 1
+            dl = self._draws_l[i]
+            dl[s] = (*dl[s], k)
+        elif code == 0:
+            self._folded[i][s] = True
+        elif code == 3:
+            r = self._round[i]
+            r[2] += 1
+            r[3] = True
+        elif code == 2:
+            self._round[i][3] = True
+
+    def _bot_obs(self, i: int, h: Hand, s: int) -> Observation:
+        """The :class:`Observation` of seat ``s`` (to act) in slot ``i``: what
+        ``Observation.from_view(h.view(s))`` gives (the tests compare them)."""
+        n = self.num_players
+        folded = tuple(self._folded[i])
+        draws = tuple(self._draws_l[i])
+        stacks = tuple(h._stacks)
+        pot = sum(h._total)
+        street = h._street
+        if h._in_draw:
+            zeros = (0,) * n
+            return _new_tuple(Observation, (
+                s, tuple(h._hands[s]), "draw", street, n, h.button, h.small_blind_seat,
+                h.big_blind_seat, folded, stacks, zeros, draws, pot, 0, None, 0, 0, False,
+            ))  # fmt: skip
+        bets = tuple(h._bet)
+        listed = h.legal_actions()
+        call = listed[1].amount
+        r = self._round[i]
+        return _new_tuple(Observation, (
+            s, tuple(h._hands[s]), "bet", street, n, h.button, h.small_blind_seat,
+            h.big_blind_seat, folded, stacks, bets, draws, pot,
+            0 if call is None else call - bets[s],
+            listed[2].amount if len(listed) > 2 else None,
+            h._level, r[2], r[3],
+        ))  # fmt: skip
+
+    def _step_learner(
+        self, acts: list[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One learner decision in every hand, then the bots' up to the next one."""
+        learner = self.learner
+        assert learner is not None
+        n_envs = self.num_envs
+        hands = self.hands
+        done = self._done
+        rewards = np.zeros(n_envs, dtype=np.float32)
+        terminated = np.zeros(n_envs, dtype=bool)
+        ended: list[int] = []
+        episode = self._episode
+        start = self.stacks[learner]
+        scale = self.reward_scale
+        self._skipped[:] = 0
+        self._skipped_reward[:] = 0.0
+        for i in range(n_envs):
+            if done[i]:  # next-step autoreset: this step deals the next hand
+                episode[i] += 1
+                self._deal_learner(i)
+                continue
+            h = hands[i]
+            a = acts[i]
+            self._new_round(i, h)
+            if a >= DISCARD_OFFSET:
+                held = sorted(h.hole_ids(learner))
+                cards = [held[k] for k in _MASK_BITS[a - DISCARD_OFFSET]]
+                h.discard(cards)
+                self._record(i, learner, 5, cards)
+            elif a == 1:
+                code = 2 if h._bet[learner] < h._level else 1
+                h.check_or_call()
+                self._record(i, learner, code, ())
+            elif a == 2:
+                h.bet_or_raise()
+                self._record(i, learner, 3, ())
+            else:
+                h.fold()
+                self._record(i, learner, 0, ())
+            self._play_opponents(i, h)
+            if h.actor is None:
+                self._last_seat[i] = learner
+                done[i] = True
+                ended.append(i)
+                terminated[i] = True
+                rewards[i] = (h.stacks[learner] - start) / scale
+        info_final: dict[str, Any] | None = None
+        final_obs: np.ndarray | None = None
+        if self._same_step and ended:
+            final_obs = self._observe(ended, last=True)
+            info_final = self._learner_final_info(ended, rewards)
+            for i in ended:
+                episode[i] += 1
+                self._deal_learner(i)
+        obs = self._observe(range(n_envs))
+        info = self._info()
+        if final_obs is not None and info_final is not None:
+            mask = np.zeros(n_envs, dtype=bool)
+            mask[ended] = True
+            fo = np.full(n_envs, None, dtype=object)
+            for k, i in enumerate(ended):
+                fo[i] = final_obs[k]
+            info["final_obs"] = fo
+            info["_final_obs"] = mask
+            info["final_info"] = info_final
+            info["_final_info"] = mask
+        return obs, rewards, terminated, np.zeros(n_envs, dtype=bool), info
+
+    def _learner_final_info(self, ended: list[int], rewards: np.ndarray) -> dict[str, Any]:
+        """The info of the hands that ended, as Gymnasium 1.x lays out ``final_info``
+        under same-step autoreset: a dict of arrays, each key with its ``_key`` mask."""
+        n_envs = self.num_envs
+        mask = np.zeros(n_envs, dtype=bool)
+        mask[ended] = True
+        hand = np.zeros(n_envs, dtype=np.int64)
+        net = np.zeros(n_envs, dtype=np.float64)
+        for i in ended:
+            hand[i] = self._episode[i]
+            net[i] = rewards[i] * self.reward_scale
+        action_mask = np.zeros((n_envs, N_ACTIONS), dtype=np.int8)
+        return {
+            "action_mask": action_mask, "_action_mask": mask,
+            "hand": hand, "_hand": mask,
+            "net": net, "_net": mask,
+        }  # fmt: skip
 
     def _check(self, actions: Any) -> list[int]:
         """The actions as a list of ints, after checking every one (nothing changes on
@@ -487,6 +895,14 @@ class TripleDrawVectorEnv(VectorEnv):
 
     def _info(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=bool)
+        if self.learner is not None:
+            # no "episode" key: Gymnasium's RecordEpisodeStatistics writes its own there
+            return {
+                "action_mask": self._mask.copy(), "_action_mask": every,
+                "hand": np.array(self._episode, dtype=np.int64), "_hand": every,
+                "skipped_hands": self._skipped.copy(), "_skipped_hands": every,
+                "skipped_reward": self._skipped_reward.copy(), "_skipped_reward": every,
+            }  # fmt: skip
         return {
             "actor": self._actor.copy(),
             "_actor": every,
