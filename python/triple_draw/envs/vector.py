@@ -95,6 +95,11 @@ from triple_draw.envs.encoding import (
     observation_size,
 )
 from triple_draw.bots import (
+    BET_OR_RAISE,
+    CALL,
+    CHECK,
+    DISCARD,
+    FOLD,
     CallingStationBot,
     HeuristicBot,
     Observation,
@@ -215,7 +220,15 @@ _MAX_SKIPS = 10_000
 #: bots whose actions are legal by construction: applied straight to the engine
 _TRUSTED = frozenset((HeuristicBot, RandomBot, CallingStationBot))
 _new_tuple = tuple.__new__
-_KIND_CODE = {"fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 3, "discard": 5}
+#: an action's kind -> its decision code (bots.Decision)
+_KIND_CODE = {
+    "fold": FOLD,
+    "check": CHECK,
+    "call": CALL,
+    "bet": BET_OR_RAISE,
+    "raise": BET_OR_RAISE,
+    "discard": DISCARD,
+}
 
 _MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 
@@ -637,15 +650,15 @@ class TripleDrawVectorEnv(VectorEnv):
                 choose = chooses[s]
                 if choose is not None:
                     code, cards = choose(obs)
-                    if code == 5:
+                    if code == DISCARD:
                         h.discard(cards)
-                        self._record(i, s, 5, cards)
-                    elif code == 0:
+                        self._record(i, s, DISCARD, cards)
+                    elif code == FOLD:
                         h.fold()
-                        self._record(i, s, 0, ())
-                    elif code == 3:
+                        self._record(i, s, FOLD, ())
+                    elif code == BET_OR_RAISE:
                         h.bet_or_raise()
-                        self._record(i, s, 3, ())
+                        self._record(i, s, BET_OR_RAISE, ())
                     else:
                         h.check_or_call()
                         self._record(i, s, code, ())
@@ -657,11 +670,11 @@ class TripleDrawVectorEnv(VectorEnv):
             code = _KIND_CODE[k]
             try:
                 if trusted[s]:
-                    if code == 5:
+                    if code == DISCARD:
                         h.discard(act.cards)
-                    elif code == 0:
+                    elif code == FOLD:
                         h.fold()
-                    elif code == 3:
+                    elif code == BET_OR_RAISE:
                         h.bet_or_raise()
                     else:
                         h.check_or_call()
@@ -687,9 +700,9 @@ class TripleDrawVectorEnv(VectorEnv):
                 r[3] = False
 
     def _record(self, i: int, s: int, code: int, cards: Sequence[int]) -> None:
-        """Note seat ``s``'s action in slot ``i``: ``code`` 0 fold, 1 check, 2 call,
-        3 bet or raise, 5 discard of ``cards``."""
-        if code == 5:
+        """Note seat ``s``'s action in slot ``i``: ``code`` a decision code
+        (:class:`~triple_draw.bots.Decision`), ``cards`` those of a discard."""
+        if code == DISCARD:
             k = len(cards)
             if k:
                 self._disc_arr[i, s, list(cards)] = 1.0
@@ -698,13 +711,13 @@ class TripleDrawVectorEnv(VectorEnv):
             d[s] += 1
             dl = self._draws_l[i]
             dl[s] = (*dl[s], k)
-        elif code == 0:
+        elif code == FOLD:
             self._folded[i][s] = True
-        elif code == 3:
+        elif code == BET_OR_RAISE:
             r = self._round[i]
             r[2] += 1
             r[3] = True
-        elif code == 2:
+        elif code == CALL:
             self._round[i][3] = True
 
     def _bot_obs(self, i: int, h: Hand, s: int) -> Observation:
