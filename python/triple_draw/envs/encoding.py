@@ -397,3 +397,19 @@ def render_as(mode: str | None, text: Any) -> str | None:
         print(out)
         return None
     return out
+
+
+def opponent_specs(opponents: Any, n_players: int) -> list[Any]:
+    """The bots of the seats other than the learner's: one spec (a bot or a bot's name)
+    for all of them, or one per other seat (:class:`ArgumentError` for another count)."""
+    from triple_draw.errors import ArgumentError
+
+    if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+        return [opponents] * (n_players - 1)
+    specs = list(opponents)
+    if len(specs) != n_players - 1:
+        raise ArgumentError(
+            f"opponents: give one bot, or {n_players - 1} (one per other seat), "
+            f"got {len(specs)}"
+        )
+    return specs

@@ -44,7 +44,6 @@ bot (``opponents``). Between two decisions of the learner the bots play, so ever
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -64,6 +63,7 @@ from triple_draw.envs.encoding import (
     apply,
     encode,
     observation_size,
+    opponent_specs,
     render_as,
 )
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
@@ -142,15 +142,7 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ArgumentError(f"illegal_reward must be a number or None, got {illegal_reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ArgumentError(f"render_mode must be 'human', 'ansi' or None, got {render_mode!r}")
-        if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
-            specs = [opponents] * (n - 1)
-        else:
-            specs = list(opponents)
-            if len(specs) != n - 1:
-                raise ArgumentError(
-                    f"opponents: give one bot, or {n - 1} (one per other seat), got {len(specs)}"
-                )
-        bots = [make_bot(s, core=core) for s in specs]
+        bots = [make_bot(s, core=core) for s in opponent_specs(opponents, n)]
         self.opponents = [
             copy.deepcopy(b) if any(b is c for c in bots[:i]) else b for i, b in enumerate(bots)
         ]

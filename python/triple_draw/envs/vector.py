@@ -93,6 +93,7 @@ from triple_draw.envs.encoding import (
     OBS_TO_ACT,
     PER_PLAYER,
     observation_size,
+    opponent_specs,
 )
 from triple_draw.bots import (
     BET_OR_RAISE,
@@ -304,16 +305,7 @@ class TripleDrawVectorEnv(VectorEnv):
         if learner is not None:
             if opponents is None:
                 opponents = "heuristic"
-            if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
-                specs = [opponents] * (num_players - 1)
-            else:
-                specs = list(opponents)
-                if len(specs) != num_players - 1:
-                    raise ArgumentError(
-                        f"opponents: give one bot, or {num_players - 1} (one per other seat), "
-                        f"got {len(specs)}"
-                    )
-            proto = [make_bot(x, core=core) for x in specs]
+            proto = [make_bot(x, core=core) for x in opponent_specs(opponents, num_players)]
             #: ``opponents[k]`` sits ``k + 1`` seats after the learner
             self.opponents = proto
             for _ in range(num_envs):
