@@ -500,6 +500,7 @@ def test_a_target_of_thousands_of_digits_is_one_clear_line(
     [
         ("triple_draw.envs.triple_draw_v0", "pettingzoo"),
         ("triple_draw.envs.vector", "gymnasium"),
+        ("triple_draw.envs.gym_env", "gymnasium"),
         ("triple_draw.envs.openspiel", "pyspiel"),
     ],
 )

@@ -78,6 +78,39 @@ def _rake_percent(text: str) -> str:
         ) from None
 
 
+
+def _add_table_options(p: argparse.ArgumentParser) -> None:
+    """--stack, --small-bet and --rules (simulate and match; :func:`_table_rules`)."""
+    p.add_argument(
+        "--stack", type=_int_range(1), default=None, help="starting stack (default 100 big bets)"
+    )
+    p.add_argument(
+        "--small-bet",
+        type=_int_range(1),
+        default=2,
+        help="small bet; blinds and big bet follow conventionally (default 2: 1/2 blinds, 2/4)",
+    )
+    p.add_argument(
+        "--rules",
+        choices=("live", "wsop", "online", "pokerkit"),
+        default="live",
+        help="rules preset (default live: 3 raises, declare-then-deal)",
+    )
+
+
+def _table_rules(args: argparse.Namespace, n: int, **fields: Any) -> Any:
+    """The ``Rules`` of ``--rules`` at ``--small-bet`` for ``n`` players (at least six
+    seats), with ``fields`` (the rake)."""
+    from triple_draw.game.rules import Rules
+
+    preset = {
+        "live": Rules.live,
+        "wsop": Rules.wsop,
+        "online": Rules.online,
+        "pokerkit": Rules.pokerkit,
+    }[args.rules]
+    return preset(args.small_bet, max_players=max(6, n), **fields)
+
 def add_rake_options(p: argparse.ArgumentParser) -> None:
     """--rake, --rake-cap, --rake-rounding and --rake-always (simulate and serve; the
     ``Rules`` rake fields, docs/rules.md: *The rake*)."""
@@ -222,21 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="hands per seeded chunk (default 1000)",
     )
     _add_core_option(s)
-    s.add_argument(
-        "--stack", type=_int_range(1), default=None, help="starting stack (default 100 big bets)"
-    )
-    s.add_argument(
-        "--small-bet",
-        type=_int_range(1),
-        default=2,
-        help="small bet; blinds and big bet follow conventionally (default 2: 1/2 blinds, 2/4)",
-    )
-    s.add_argument(
-        "--rules",
-        choices=("live", "wsop", "online", "pokerkit"),
-        default="live",
-        help="rules preset (default live: 3 raises, declare-then-deal)",
-    )
+    _add_table_options(s)
     s.add_argument(
         "--mode",
         choices=("independent", "table"),
@@ -284,21 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="deals per seeded chunk (default 500)",
     )
     _add_core_option(mt)
-    mt.add_argument(
-        "--stack", type=_int_range(1), default=None, help="starting stack (default 100 big bets)"
-    )
-    mt.add_argument(
-        "--small-bet",
-        type=_int_range(1),
-        default=2,
-        help="small bet; blinds and big bet follow conventionally (default 2: 1/2 blinds, 2/4)",
-    )
-    mt.add_argument(
-        "--rules",
-        choices=("live", "wsop", "online", "pokerkit"),
-        default="live",
-        help="rules preset (default live: 3 raises, declare-then-deal)",
-    )
+    _add_table_options(mt)
     mt.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     mt.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     mt.set_defaults(func=_cmd_match)
@@ -516,7 +521,6 @@ def _add_core_option(p: argparse.ArgumentParser) -> None:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from triple_draw.game.rules import Rules
     from triple_draw.simulation import simulate
 
     bots = _make_bots(args.bots, args.players, core=args.core)
@@ -531,13 +535,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         from triple_draw._executors import _require_ray
 
         _require_ray()
-    preset = {
-        "live": Rules.live,
-        "wsop": Rules.wsop,
-        "online": Rules.online,
-        "pokerkit": Rules.pokerkit,
-    }[args.rules]
-    rules = preset(args.small_bet, max_players=max(6, n), **rake_fields(args))
+    rules = _table_rules(args, n, **rake_fields(args))
     bar = (not args.no_progress) and sys.stderr.isatty()
     progress: bool | _Status = bar
     if args.hands >= CALIBRATE_FROM:
@@ -679,7 +677,6 @@ def _cmd_match(args: argparse.Namespace) -> int:
     from triple_draw.bots import make_bot
     from triple_draw.errors import ArgumentError
     from triple_draw.evaluation import match
-    from triple_draw.game.rules import Rules
 
     n = len(args.bots)
     if not 2 <= n <= 8:
@@ -688,13 +685,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         bots = [make_bot(b, core=args.core) for b in args.bots]
     except ArgumentError as e:
         raise UsageError(f"BOT: {e}") from None
-    preset = {
-        "live": Rules.live,
-        "wsop": Rules.wsop,
-        "online": Rules.online,
-        "pokerkit": Rules.pokerkit,
-    }[args.rules]
-    rules = preset(args.small_bet, max_players=max(6, n))
+    rules = _table_rules(args, n)
     result = match(
         bots,
         args.hands,

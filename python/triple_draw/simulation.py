@@ -628,20 +628,26 @@ def run_seed(seed: Any) -> int:
     return seed
 
 
-def run_settings(
-    n: int, rules: Any, stack: Any, progress: Any
-) -> tuple[Rules, int, Callable[[int, int], None] | None]:
-    """The rules, the starting stack and the progress callback of a run of ``n`` players,
-    each checked (``None``: ``Rules(max_players=max(6, n))``, 100 big bets, none)."""
+def table_rules(n: int, rules: Any) -> Rules:
+    """``rules`` checked for ``n`` players (``None``: ``Rules(max_players=max(6, n))``)."""
     if rules is None:
-        rules = Rules(max_players=max(6, n))
-    elif type(rules) is not Rules:
+        return Rules(max_players=max(6, n))
+    if type(rules) is not Rules:
         raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
     if n > rules.max_players:
         raise ArgumentError(
             f"{n} players do not fit: the rules allow at most {rules.max_players} "
             "(Rules.max_players)"
         )
+    return rules
+
+
+def run_settings(
+    n: int, rules: Any, stack: Any, progress: Any
+) -> tuple[Rules, int, Callable[[int, int], None] | None]:
+    """The rules, the starting stack and the progress callback of a run of ``n`` players,
+    each checked (``None``: ``Rules(max_players=max(6, n))``, 100 big bets, none)."""
+    rules = table_rules(n, rules)
     if stack is None:
         stack = 100 * rules.big_bet
     elif type(stack) is not int or stack < 1:

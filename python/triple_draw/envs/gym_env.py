@@ -48,11 +48,13 @@ from typing import Any
 
 import numpy as np
 
+from triple_draw.errors import MissingExtraError
+
 try:
     import gymnasium
     from gymnasium import spaces
 except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
-    raise ImportError(
+    raise MissingExtraError(
         "triple_draw.envs.gym_env needs gymnasium: pip install 'triple_draw[gymnasium]'"
     ) from e
 
@@ -66,11 +68,11 @@ from triple_draw.envs.encoding import (
     opponent_specs,
     render_as,
 )
-from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
+from triple_draw.errors import ArgumentError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_PLAYERS, Rules
-from triple_draw.simulation import _bot_label
+from triple_draw.simulation import _bot_label, table_rules
 
 __all__ = ["TripleDrawEnv", "ENV_ID"]
 
@@ -116,14 +118,7 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
         if type(num_players) is not int or not 2 <= num_players <= MAX_PLAYERS:
             raise ArgumentError(f"num_players must be an int 2..{MAX_PLAYERS}, got {num_players!r}")
         n = num_players
-        if rules is None:
-            rules = Rules(max_players=max(6, n))
-        elif type(rules) is not Rules:
-            raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
-        elif n > rules.max_players:
-            raise ArgumentError(
-                f"{n} players do not fit: the rules allow at most {rules.max_players}"
-            )
+        rules = table_rules(n, rules)
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
             raise ArgumentError(f"seat must be a seat 0..{n - 1} or None, got {seat!r}")
         if button is not None and (type(button) is not int or not 0 <= button < n):

@@ -258,12 +258,19 @@ def listening_socket(host: str, port: int) -> tuple[Any, str]:
     bound, real_port = sock.getsockname()[:2]
     return sock, (f"[{bound}]" if ":" in bound else bound) + f":{real_port}"
 
-def run(args: argparse.Namespace) -> int:
+def extra_installed(command: str, what: str) -> bool:
+    """Whether the server extra's modules are there; if not, one error line on stderr
+    naming those missing (``command``: ``serve`` or ``replay``; ``what`` needs them)."""
     missing = [m for m in REQUIRED if importlib.util.find_spec(m) is None]
     if missing:
         sys.stderr.write(
-            f"triple-draw serve: error: the server needs {', '.join(missing)}: {EXTRA_HINT}\n"
+            f"triple-draw {command}: error: {what} needs {', '.join(missing)}: {EXTRA_HINT}\n"
         )
+    return not missing
+
+
+def run(args: argparse.Namespace) -> int:
+    if not extra_installed("serve", "the server"):
         return 2
 
     import uvicorn

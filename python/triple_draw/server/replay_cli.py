@@ -4,8 +4,6 @@ that file, its URL printed. Imports only the standard library at import time."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
 from typing import Any
 
 __all__ = ["add_replay_parser", "run"]
@@ -39,13 +37,9 @@ def add_replay_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from triple_draw.server.cli import EXTRA_HINT, REQUIRED, allowed_hosts, listening_socket
+    from triple_draw.server.cli import allowed_hosts, extra_installed, listening_socket
 
-    missing = [m for m in REQUIRED if importlib.util.find_spec(m) is None]
-    if missing:
-        sys.stderr.write(
-            f"triple-draw replay: error: the replayer needs {', '.join(missing)}: {EXTRA_HINT}\n"
-        )
+    if not extra_installed("replay", "the replayer"):
         return 2
     from pathlib import Path
 
