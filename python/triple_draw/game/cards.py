@@ -78,11 +78,19 @@ def to_maybe_ids(cards: Any) -> list[int | None]:
     """Cards given as text (lenient, ``??`` allowed) or a sequence of cards/``None``."""
     if cards is None:
         return []
+    kind = type(cards)
+    if kind is list or kind is tuple:  # ids already (replays, bots): nothing to convert
+        for c in cards:
+            if type(c) is not int or not 0 <= c < 52:
+                break
+        else:
+            return list(cards)
     if isinstance(cards, str):
         return [None if t == "??" else _TEXT_ID[t] for t in _tokens(cards)]
     if isinstance(cards, (bytes, dict)) or not hasattr(cards, "__iter__"):
         raise CardError(f"not a sequence of cards: {cards!r}")
     return [to_id(c) for c in cards]
+
 
 
 def to_ids(cards: Any) -> list[int]:

@@ -540,6 +540,20 @@ def discard_given(
     pos = st._draw_pos + 1
     last = pos == len(order)
     immediate = st._rc.immediate_draw
+    if immediate and burn is None and given is not None and _record_top(st, s, ids, keep, given):
+        # a record's player dealt known cards from the top of a stub of unknown cards
+        # (the hero of a site's history): what plan() would find, without its copies
+        st._hands[s] = keep + [UNKNOWN if c is None else c for c in given]
+        st._deck.deal_ids(len(ids))
+        st._stub_n -= len(ids)
+        st._log.append((DISCARD, s, None, ids))
+        st._log.append((DRAW_KIND, s, None, tuple(st._hands[s][len(keep) :])))
+        st._out.extend(ids)
+        if pos < len(order):
+            st._draw_pos = pos
+            st._actor = order[pos]
+            return False
+        return True
     p = None
     burns = st._rc.burn and (pos == 1 if immediate else last)
     card = None
@@ -582,6 +596,41 @@ def discard_given(
         st._draw_pos = pos
         st._actor = order[pos]
         return False
+    return True
+
+
+def _record_top(
+    st: HandState, s: int, ids: tuple[int, ...], keep: list[int], given: Given
+) -> bool:
+    """Whether seat ``s`` of a record, throwing ``ids``, can be dealt ``given`` from the
+    top of the stub as :func:`plan` would deal them, without planning: an immediate draw
+    with no burn card, no reshuffle yet and none needed, a stub of unknown cards only,
+    and each known card given one that nobody holds, nobody threw (this draw or earlier:
+    those are out of play) and no reshuffle put into the stub - so :func:`plan` would take
+    one of the stub's unknown cards for it. ``False`` leaves it to :func:`plan` (which
+    also words any refusal)."""
+    deck = st._deck
+    if (
+        type(deck) is not RecordStub
+        or deck._known
+        or st._rc.burn
+        or st._reshuffled
+        or st._withheld is not None
+        or st._reserved is not None
+        or len(ids) > st._stub_n
+    ):
+        return False
+    out = st._out
+    hands = st._hands
+    live = st._live
+    for cid in given:
+        if cid is None:
+            continue
+        if cid in ids or cid in out or cid in keep:
+            return False
+        for x in range(st._n):
+            if x != s and live[x] and cid in hands[x]:
+                return False
     return True
 
 

@@ -210,10 +210,11 @@ def show_at_showdown(st: HandState, cards: Any) -> None:
                 f"seat {j} shows {_text(ids)} but holds {_text(missing)}, which he does not show"
             )
         new = [c for c in ids if c not in known]
-        for c in new:
-            where = known_place(st, c, j)
-            if where is not None:
-                raise IllegalActionError(f"seat {j} cannot show {CARD_TEXT[c]}: {where}")
+        if not _unplaced(st, new, j):
+            for c in new:
+                where = known_place(st, c, j)
+                if where is not None:
+                    raise IllegalActionError(f"seat {j} cannot show {CARD_TEXT[c]}: {where}")
         it = iter(new)
         ids = [next(it) if c == UNKNOWN else c for c in held]
     st._hands[j] = ids
@@ -221,6 +222,23 @@ def show_at_showdown(st: HandState, cards: Any) -> None:
     st._showdown.append((j, True))
     st._log.append((ev.SHOW, j, None, tuple(ids)))
     _next_to_show(st)
+
+
+def _unplaced(st: HandState, cards: list[int], j: int) -> bool:
+    """Whether none of ``cards`` has a known place (:func:`known_place` of each is
+    ``None``), in one pass over the places (a showdown has no declared draw)."""
+    if st._declared:
+        return False
+    placed = set(st._out)
+    live = st._live
+    hands = st._hands
+    for x in range(st._n):
+        if x != j and live[x]:
+            placed.update(hands[x])
+    if not placed.isdisjoint(cards):
+        return False
+    deck = st._deck
+    return not any(c in deck for c in cards)
 
 
 def muck_at_showdown(st: HandState) -> None:

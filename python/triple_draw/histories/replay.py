@@ -22,6 +22,7 @@ unknown cards, every line checked against the engine.
 from __future__ import annotations
 
 from decimal import Decimal
+from collections.abc import Callable
 from typing import Any
 
 from triple_draw.errors import TripleDrawError
@@ -107,27 +108,32 @@ def chip_unit(rec: SiteRecord) -> Decimal:
 _UNITS = [Decimal(1).scaleb(-k) for k in range(8)]
 
 
-class _Chips:
-    __slots__ = ("cache", "unit")
+#: amount -> chips, with the line (if any) an amount that is not whole is refused on
+_Chips = Callable[..., int]
 
-    def __init__(self, unit: Decimal) -> None:
-        self.unit = unit
-        self.cache: dict[Decimal, int] = {}
 
-    def __call__(self, amount: Decimal, ln: Line | None = None) -> int:
-        c = self.cache.get(amount)
+def _chips(unit: Decimal) -> _Chips:
+    """The converter of a record's amounts into chips of ``unit`` (a closure: it runs
+    for nearly every line of every hand imported)."""
+    cache: dict[Decimal, int] = {}
+    get = cache.get
+
+    def chips(amount: Decimal, ln: Line | None = None) -> int:
+        c = get(amount)
         if c is not None:
             return c
-        q = amount / self.unit
+        q = amount / unit
         c = int(q)
         if c != q:
             raise RecordError(
-                f"{amount} is not a whole number of chips of {self.unit}",
+                f"{amount} is not a whole number of chips of {unit}",
                 ln.lineno if ln else 0,
                 ln.text if ln else "",
             )
-        self.cache[amount] = c
+        cache[amount] = c
         return c
+
+    return chips
 
 
 def replay(
@@ -144,7 +150,7 @@ def replay(
         )
     n = len(dealt)
     unit = chip_unit(rec)
-    chips = _Chips(unit)
+    chips = _chips(unit)
     seat_of = {s.name: k for k, s in enumerate(dealt)}
     names = [s.name for s in dealt]
     stacks = [chips(s.stack) for s in dealt]
@@ -446,12 +452,14 @@ def _check_result(
     uncalled: tuple[int, int] | None,
     with_uncalled: bool,
 ) -> None:
-    res = hand.result
+    # (the hand's own pot records: its HandResult is built when somebody asks for it)
+    pots = hand._pots
+    assert pots is not None
     paid = [0] * len(names)
-    for pot in res.pots:
-        for s, x in pot.shares:
+    for _amount, _eligible, _winners, shares in pots:
+        for s, x in shares:
             paid[s] += x
-    ret = res.returned
+    ret = hand._returned
     if with_uncalled and ret is not None:
         paid[ret[0]] += ret[1]
     elif (uncalled is None) != (ret is None) or (uncalled is not None and uncalled != tuple(ret)):
@@ -467,10 +475,10 @@ def _check_result(
         raise RecordError("the record pays " + ", ".join(diff) + " chips")
     if not collects:
         raise RecordError("the record says nobody collected the pot")
-    if rec.rake is not None and res.rake != chips(rec.rake):
-        raise RecordError(f"the rake is {chips(rec.rake)} chips; the pot holds only {res.rake}")
+    if rec.rake is not None and hand._rake != chips(rec.rake):
+        raise RecordError(f"the rake is {chips(rec.rake)} chips; the pot holds only {hand._rake}")
     if rec.total_pot is not None and not with_uncalled:
-        total = sum(p.amount for p in res.pots)
+        total = sum(p[0] for p in pots)
         if chips(rec.total_pot) != total:
             raise RecordError(
                 f"the total pot is {chips(rec.total_pot)} chips; the engine's is {total}"
