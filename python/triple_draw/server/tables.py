@@ -491,6 +491,17 @@ class TableRunner:
         state = self.store.load_tables().get(self.config.id)
         if state is not None:
             self._restore(state)
+            return
+        # never stored: back to the empty table it started as
+        cfg = self.config
+        self.table = engine.new_table(cfg.rules, cfg.new_players, cfg.missed_blinds)
+        self.seats = [None] * cfg.rules.max_players
+        self.chips_in = self.chips_out = self.rake = 0
+        self.hand_id = self.seq = 0
+        self.settled = True
+        self._bot_names = 0
+        self._bots = {}
+        self._moves = []
 
     def _take_moves(self) -> list[AccountMove]:
         """The accounts' moves to store with the state being written (a failed write
@@ -779,9 +790,7 @@ class TableRunner:
         )
         self.chips_in += chips
         if account is not None:
-            self._moves.append(
-                AccountMove(account[0], -chips, "buy_in", self.config.id, "", key)
-            )
+            self._moves.append(AccountMove(account[0], -chips, "buy_in", self.config.id, "", key))
         self._between_hands()
         self._save_funded()
         client.seat = seat
