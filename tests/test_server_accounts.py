@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_util import ARTIFACTS, Page, browser
 from server_util import Peer, ServerProcess, client, table
 
 pytest.importorskip("argon2", reason="the server extra (argon2-cffi) is not installed")
@@ -33,6 +34,8 @@ from triple_draw.server import SQLiteStore, create_app
 from triple_draw.server.app import ServerSettings
 from triple_draw.server.store import SCHEMA_VERSION, StoreError
 from triple_draw.server.tables import TableRunner, check_chips, name_key
+
+__all__ = ["browser"]  # the fixture (browser_util.py)
 
 PASSWORD = "correct horse battery"
 
@@ -878,3 +881,103 @@ def test_without_accounts_nothing_of_them_is_served_and_play_is_anonymous(db: Pa
             assert p.state is not None and p.state["seats"][f["seat"]]["stack"] == 60
     assert "account" not in json.dumps(states(db)["t1"]["seats"])
     assert balances(db) == {}
+
+
+# -- the cashier in a browser --------------------------------------------------------------------
+
+
+def test_a_player_registers_is_credited_buys_in_plays_leaves_and_sees_his_balance(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Headless Chromium: register at the cashier, get credited by the admin's command,
+    choose a buy-in at the table, play a hand against a bot, leave, and find the balance
+    and the cash-out at the cashier - the very figures of the database."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    db = tmp_path / "cashier.sqlite3"
+    args = ("--accounts", "--tables", "1", "--seats", "2", "--bots", "1", "--buy-in", "200")
+    server = ServerProcess(db, *args, "--bot-delay", "0", "--hand-pause", "1")
+    try:
+        me = Page(browser, server.url + "/cashier")
+        p = me.page
+        p.wait_for_selector("#guest:not([hidden])")
+        p.fill("#register-name", "Ann")
+        p.fill("#register-password", PASSWORD)
+        p.click("#register-btn")
+        p.wait_for_selector("#member:not([hidden])")
+        assert p.inner_text("#balance") == "0"
+        # the session is an HttpOnly cookie: the page's script cannot read it
+        assert p.evaluate("document.cookie") == ""
+        (jar,) = me.ctx.cookies()
+        assert (jar["name"], jar["httpOnly"], jar["sameSite"]) == ("td_session", True, "Strict")
+
+        assert main(["accounts", "credit", "Ann", "500", "--db", str(db)]) == 0
+        capsys.readouterr()
+        p.reload()
+        p.wait_for_selector("#member:not([hidden])")
+        assert p.inner_text("#balance") == "500"
+        assert "40 to 200" in p.inner_text("#table-rows")
+
+        p.click("#table-rows a")  # Sit down: the table's page
+        p.wait_for_selector("#join-buyin:not([hidden])")
+        assert p.input_value("#join-name") == "Ann"
+        assert p.get_attribute("#join-name", "readonly") is not None
+        assert p.input_value("#join-buyin") == "200"
+        p.fill("#join-buyin", "150")
+        p.click("#join-btn")
+        p.wait_for_selector("#seat-controls:not([hidden])")
+        p.wait_for_function(
+            "document.getElementById('cashier-link').textContent.includes('350 chips')"
+        )
+        assert balances(db) == {"Ann": 350}
+
+        first_hand = None
+        for _ in range(600):  # play until the first hand is over: check or call, stand pat
+            states_seen = [f for f in me.frames if f["type"] == "state" and f["hand"]]
+            if states_seen:
+                h = states_seen[-1]["hand"]
+                first_hand = first_hand or h["id"]
+                if h["id"] != first_hand or h["phase"] == "over":
+                    break
+            turn = me.my_turn()
+            if turn == "bet":
+                p.click("#btn-call")
+            elif turn == "draw":
+                p.click("#btn-draw")
+            p.wait_for_timeout(50)
+        else:
+            raise AssertionError("the first hand never ended")
+        p.screenshot(path=str(ARTIFACTS / "accounts-table.png"))
+        p.on("dialog", lambda d: d.accept())  # (leaving during a hand asks first)
+        p.click("#btn-leave")
+        p.wait_for_selector("#join-form:not([hidden])")
+
+        def cashed_out() -> bool:
+            return [k for k, *_ in ledger(db, "Ann")][-1:] == ["cash_out"]
+
+        until(cashed_out)
+        kind, amount, balance, note = ledger(db, "Ann")[-1]
+        assert (kind, note) == ("cash_out", "left the table") and balance == 350 + amount
+        assert 0 < amount <= 150 + 200  # (at most every chip of the table: hers and the bot's)
+
+        p.goto(server.url + "/cashier")
+        p.wait_for_selector("#member:not([hidden])")
+        assert p.inner_text("#balance") == str(balance)
+        rows = p.locator("#ledger-rows tr")
+        assert rows.count() == 3
+        assert rows.nth(0).inner_text().split("\t")[1:5] == [
+            "cash-out",
+            f"+{amount}",
+            str(balance),
+            "t1",
+        ]
+        assert rows.nth(1).inner_text().split("\t")[1:4] == ["buy-in", "-150", "350"]
+        assert rows.nth(2).inner_text().split("\t")[1:4] == ["credit", "+500", "500"]
+        assert "none: you are at no table" in p.inner_text("#seats-list")
+        p.screenshot(path=str(ARTIFACTS / "cashier.png"), full_page=True)
+
+        p.click("#logout-btn")
+        p.wait_for_selector("#guest:not([hidden])")
+        assert me.ctx.cookies() == []
+        assert not me.errors
+    finally:
+        server.stop()
