@@ -309,6 +309,30 @@ def test_duplicate_and_bad_names_and_bad_passwords_are_refused_and_nothing_is_st
         assert rows(db, "SELECT count(*) FROM sessions") == [(1,)]
 
 
+def test_a_storage_failure_is_a_clear_error_and_changes_nothing(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with client(db, [table(bots=0)], settings()) as c:
+        register(c, "Ann")
+
+        def broken(*args: Any, **kw: Any) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
+
+        monkeypatch.setattr(SQLiteStore, "_put_session", staticmethod(broken))
+        r = c.post("/api/register", json={"name": "Bob", "password": PASSWORD})
+        assert r.status_code == 503 and r.json()["code"] == "server_error"
+        assert "set-cookie" not in r.headers
+        r = login(c, "Ann")
+        assert r.status_code == 503 and "set-cookie" not in r.headers
+        # the account and its session are one transaction: Bob was not half registered
+        assert balances(db) == {"Ann": 0}
+        assert rows(db, "SELECT count(*) FROM sessions") == [(1,)]
+        monkeypatch.undo()
+        assert (
+            c.post("/api/register", json={"name": "Bob", "password": PASSWORD}).status_code == 201
+        )
+
+
 def test_logins_and_registrations_are_rate_limited_per_address(db: Path) -> None:
     with client(db, [table(bots=0)], settings(login_rate=12)) as c:  # bursts of 2
         codes = [login(c, "Nobody", PASSWORD).status_code for _ in range(3)]

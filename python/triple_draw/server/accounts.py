@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -44,7 +45,7 @@ from starlette.routing import Route
 
 from triple_draw.errors import MissingExtraError
 from triple_draw.server.protocol import PROTOCOL_VERSION, ProtocolError, error_frame, validate_name
-from triple_draw.server.store import Account, NameTakenError, Store
+from triple_draw.server.store import Account, NameTakenError, Store, StoreError
 from triple_draw.server.tables import TableRunner, check_name, name_key, token_key
 
 __all__ = [
@@ -59,6 +60,8 @@ __all__ = [
     "require_argon2",
     "session_token",
 ]
+
+log = logging.getLogger("triple_draw.server")
 
 #: Characters a password has at least, and at most.
 PASSWORD_MIN = 8
@@ -289,13 +292,12 @@ def account_routes(ctx: AccountsContext) -> list[Route]:
         token = request.cookies.get(cookie_name(secure(request)))
         return token_key(token) if token and _well_formed(token) else None
 
-    def with_session(request: Request, account: Account, status: int = 200) -> Response:
-        """A response that logs ``account`` in with a new session: the session the
-        request came with (if any) ends, and its WebSockets are closed."""
-        token, digest = session_token()
+    def logged_in(
+        request: Request, account: Account, token: str, expires: float, status: int = 200
+    ) -> Response:
+        """The answer that sets the new session's cookie (stored already, and the session
+        the request came with ended: its WebSockets are closed now)."""
         old = presented(request)
-        expires = time.time() + ctx.session_ttl
-        ctx.store.create_session(digest, account.id, expires, replaces=old)
         if old is not None:
             ctx.revoke(old)
         response = JSONResponse(account_doc(ctx, account, expires), status_code=status)
@@ -311,6 +313,15 @@ def account_routes(ctx: AccountsContext) -> list[Route]:
         return response
 
     async def guarded(
+        request: Request, limited: bool, work: Callable[[dict[str, Any]], Awaitable[Response]]
+    ) -> Response:
+        try:
+            return await checked(request, limited, work)
+        except StoreError as e:  # each write is one transaction: nothing was written
+            log.warning("accounts: storage failed: %s", e)
+            return _error(503, "server_error", "storage failed; nothing changed: try again")
+
+    async def checked(
         request: Request, limited: bool, work: Callable[[dict[str, Any]], Awaitable[Response]]
     ) -> Response:
         if not ctx.same_origin(request):
@@ -347,11 +358,15 @@ def account_routes(ctx: AccountsContext) -> list[Route]:
             if ctx.store.account_by_name(key) is not None:
                 return _error(409, "name_taken", f"the name {name!r} is taken")
             encoded = await ctx.passwords.hash(password)
-            try:
-                account = ctx.store.create_account(name, key, encoded)
+            token, digest = session_token()
+            expires = time.time() + ctx.session_ttl
+            try:  # the account and its first session, in one transaction
+                account = ctx.store.create_account(
+                    name, key, encoded, (digest, expires, presented(request))
+                )
             except NameTakenError as e:  # registered meanwhile
                 return _error(409, "name_taken", str(e))
-            return with_session(request, account, 201)
+            return logged_in(request, account, token, expires, 201)
 
         return await guarded(request, True, work)
 
@@ -370,7 +385,10 @@ def account_routes(ctx: AccountsContext) -> list[Route]:
                 return _error(401, "bad_login", "wrong name or password")
             if ctx.passwords.needs_rehash(account.password_hash):
                 ctx.store.set_password_hash(account.id, await ctx.passwords.hash(password))
-            return with_session(request, account)
+            token, digest = session_token()
+            expires = time.time() + ctx.session_ttl
+            ctx.store.create_session(digest, account.id, expires, replaces=presented(request))
+            return logged_in(request, account, token, expires)
 
         return await guarded(request, True, work)
 
@@ -379,7 +397,11 @@ def account_routes(ctx: AccountsContext) -> list[Route]:
             return _error(403, "bad_origin", "this request must come from this server's pages")
         old = presented(request)
         if old is not None:
-            ctx.store.delete_session(old)
+            try:
+                ctx.store.delete_session(old)
+            except StoreError as e:
+                log.warning("accounts: storage failed: %s", e)
+                return _error(503, "server_error", "storage failed; still logged in: try again")
             ctx.revoke(old)
         response = JSONResponse({"v": PROTOCOL_VERSION, "logged_out": True})
         response.delete_cookie(
@@ -392,10 +414,15 @@ def account_routes(ctx: AccountsContext) -> list[Route]:
         return response
 
     async def account(request: Request) -> Response:
-        session = session_of(ctx.store, request.cookies, secure(request))
-        if session is None:
+        try:
+            session = session_of(ctx.store, request.cookies, secure(request))
+            doc = None if session is None else account_doc(ctx, session.account, session.expires)
+        except StoreError as e:
+            log.warning("accounts: storage failed: %s", e)
+            return _error(503, "server_error", "storage failed: try again")
+        if session is None or doc is None:
             return _error(401, "login_required", "log in (or register) first")
-        return JSONResponse(account_doc(ctx, session.account, session.expires))
+        return JSONResponse(doc)
 
     async def cashier(request: Request) -> Response:
         return FileResponse(ctx.static_dir / "cashier.html", media_type="text/html")

@@ -483,11 +483,16 @@ def create_app(
         if settings.accounts:  # the seat token, and the session of the seat's account
             from triple_draw.server.accounts import session_of
 
-            session = session_of(store, request.cookies, request.url.scheme == "https")
+            try:
+                session = session_of(store, request.cookies, request.url.scheme == "https")
+                owner = store.seat_account(token_key(token.strip()))
+            except StoreError as e:
+                log.warning("a session's lookup failed: %s", e)
+                return JSONResponse(error_frame("server_error", "storage failed"), status_code=503)
             if session is None:
                 frame = error_frame("login_required", "log in to download your hands")
                 return JSONResponse(frame, status_code=401)
-            if store.seat_account(token_key(token.strip())) != session.account.id:
+            if owner != session.account.id:
                 frame = error_frame("bad_token", "that seat token is not your account's")
                 return JSONResponse(frame, status_code=403)
         fmt = request.query_params.get("format", "phh")
@@ -601,7 +606,10 @@ def create_app(
         if settings.accounts:
             from triple_draw.server.accounts import session_of
 
-            session = session_of(store, ws.cookies, ws.url.scheme == "wss")
+            try:
+                session = session_of(store, ws.cookies, ws.url.scheme == "wss")
+            except StoreError as e:  # (it watches; sitting down will say to log in)
+                log.warning("a session's lookup failed: %s", e)
         await ws.accept()
         conn = Connection(ws, settings, address)
         if session is not None:

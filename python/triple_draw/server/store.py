@@ -249,9 +249,17 @@ class Store(ABC):
     def _no_accounts(self) -> StoreError:
         return StoreError(f"{type(self).__name__} keeps no accounts")
 
-    def create_account(self, name: str, key: str, password_hash: str) -> Account:
-        """A new account with a balance of 0; :class:`NameTakenError` if an account's
-        name has the key ``key`` already (``tables.name_key``)."""
+    def create_account(
+        self,
+        name: str,
+        key: str,
+        password_hash: str,
+        session: tuple[str, float, str | None] | None = None,
+    ) -> Account:
+        """A new account with a balance of 0 - and, in the same transaction, its first
+        session, ``(digest, expires, replaces)`` as :meth:`create_session` takes them;
+        :class:`NameTakenError` if an account's name has the key ``key`` already
+        (``tables.name_key``): nothing is written then."""
         raise self._no_accounts()
 
     def account_by_name(self, key: str) -> Account | None:
@@ -665,7 +673,13 @@ class SQLiteStore(Store):
     def _account(row: Any) -> Account | None:
         return None if row is None else Account(int(row[0]), row[1], int(row[2]), row[3], row[4])
 
-    def create_account(self, name: str, key: str, password_hash: str) -> Account:
+    def create_account(
+        self,
+        name: str,
+        key: str,
+        password_hash: str,
+        session: tuple[str, float, str | None] | None = None,
+    ) -> Account:
         def work(db: sqlite3.Connection) -> Account:
             if db.execute("SELECT 1 FROM accounts WHERE name_key = ?", (key,)).fetchone():
                 raise NameTakenError(f"the name {name!r} is taken")
@@ -676,6 +690,9 @@ class SQLiteStore(Store):
                 (name, key, password_hash, now),
             )
             assert cur.lastrowid is not None
+            if session is not None:
+                digest, expires, replaces = session
+                self._put_session(db, digest, cur.lastrowid, expires, replaces)
             return Account(cur.lastrowid, name, 0, now, password_hash)
 
         account: Account = self._tx(work)
@@ -711,22 +728,30 @@ class SQLiteStore(Store):
         replaces: str | None = None,
         keep: int = 20,
     ) -> None:
-        def work(db: sqlite3.Connection) -> None:
-            now = time.time()
-            if replaces is not None:
-                db.execute("DELETE FROM sessions WHERE digest = ?", (replaces,))
-            db.execute("DELETE FROM sessions WHERE expires <= ?", (now,))
-            db.execute(
-                "INSERT INTO sessions (digest, account_id, created, expires) VALUES (?, ?, ?, ?)",
-                (digest, account_id, now, expires),
-            )
-            db.execute(
-                "DELETE FROM sessions WHERE account_id = ? AND digest NOT IN (SELECT digest "
-                "FROM sessions WHERE account_id = ? ORDER BY created DESC, rowid DESC LIMIT ?)",
-                (account_id, account_id, keep),
-            )
+        self._tx(lambda db: self._put_session(db, digest, account_id, expires, replaces, keep))
 
-        self._tx(work)
+    @staticmethod
+    def _put_session(
+        db: sqlite3.Connection,
+        digest: str,
+        account_id: int,
+        expires: float,
+        replaces: str | None,
+        keep: int = 20,
+    ) -> None:
+        now = time.time()
+        if replaces is not None:
+            db.execute("DELETE FROM sessions WHERE digest = ?", (replaces,))
+        db.execute("DELETE FROM sessions WHERE expires <= ?", (now,))
+        db.execute(
+            "INSERT INTO sessions (digest, account_id, created, expires) VALUES (?, ?, ?, ?)",
+            (digest, account_id, now, expires),
+        )
+        db.execute(
+            "DELETE FROM sessions WHERE account_id = ? AND digest NOT IN (SELECT digest "
+            "FROM sessions WHERE account_id = ? ORDER BY created DESC, rowid DESC LIMIT ?)",
+            (account_id, account_id, keep),
+        )
 
     def session(self, digest: str, now: float) -> tuple[Account, float] | None:
         with self._lock:
