@@ -174,7 +174,8 @@ function onFrame(f) {
       st.info = f.table;
       st.seat = f.seat;
       st.greeted = true;
-      renderJoin();
+      // (a reconnect may follow a login elsewhere, which ended this page's old session)
+      if (st.accounts) loadAccount();
       setStatus(f.seat === null ? `watching ${f.table.name}` : `${f.table.name}, seat ${f.seat + 1}`);
       break;
     case "joined":
