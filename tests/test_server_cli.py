@@ -45,6 +45,10 @@ def test_serve_without_the_extra_says_what_to_install(
         (["--tables", "0"], "at least 1"),
         (["--port", "999999"], "a port is 0..65535"),
         (["--port", "http"], "expected a port number"),
+        (["--min-buy-in", "0"], "--min-buy-in must be 1..200"),
+        (["--buy-in", "100", "--min-buy-in", "101"], "--min-buy-in must be 1..100"),
+        (["--accounts", "--session-days", "0"], "--session-days must be > 0"),
+        (["--accounts", "--login-rate", "-1"], "must be >= 0"),
     ],
 )
 def test_serve_refuses_bad_options_in_one_line(

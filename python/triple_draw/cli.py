@@ -5,8 +5,9 @@ other on duplicate deals), ``equity`` (win/tie/equity of hands with
 draws to come), ``discard`` (all 32 discard choices ranked), ``eval`` (rank, category and
 name of five-card hands), ``import`` (the sites' hand histories: nets, rake, refused hands,
 a PHH file), ``review`` (a player's hands judged: ``_cli_review``), ``play`` (a game
-against bots in the terminal) and ``serve`` (the table server and web table:
-``triple_draw.server``, the ``server`` extra).
+against bots in the terminal), ``serve`` (the table server and web table:
+``triple_draw.server``, the ``server`` extra), ``replay`` (its hand replayer) and
+``accounts`` (the accounts of ``serve --accounts``: list, credit, ledger).
 
 Every bad argument - an unknown option, a malformed card, an impossible analysis request -
 ends with exit status 2 and one line on stderr saying why; never a traceback.
@@ -448,6 +449,9 @@ def build_parser() -> argparse.ArgumentParser:
     from triple_draw.server.replay_cli import add_replay_parser
 
     add_replay_parser(sub)
+    from triple_draw.server.accounts_cli import add_accounts_parser
+
+    add_accounts_parser(sub)
     return p
 
 

@@ -7,7 +7,9 @@ See docs/server.md.
 
 Modules, one job each: ``protocol`` (the versioned JSON protocol and its schemas),
 ``engine`` (the one place that calls the engine), ``tables`` (a live table), ``store``
-(storage), ``app`` (HTTP and WebSocket), ``cli`` (the ``serve`` command).
+(storage), ``app`` (HTTP and WebSocket), ``accounts`` (the optional accounts: passwords,
+sessions, the cashier's API), ``cli`` (the ``serve`` command), ``accounts_cli`` (the
+``accounts`` command).
 """
 
 from __future__ import annotations

@@ -12,7 +12,12 @@ Routes:
   rate-limited per client address;
 - ``GET /replay``, ``POST /api/replay``: the hand replayer (``replayer.py``), its uploads
   rate-limited per client address;
-- ``WS /ws/{table_id}``: the table protocol (``protocol.py``).
+- ``WS /ws/{table_id}``: the table protocol (``protocol.py``);
+- with accounts (``ServerSettings(accounts=True)``, ``serve --accounts``): ``/cashier``,
+  ``POST /api/register``, ``/api/login``, ``/api/logout`` and ``GET /api/account``
+  (``accounts.py``). A WebSocket then carries the session of the cookie it was opened
+  with: sitting down and taking a seat back with its token need it, and the history
+  download needs the session of the seat's account besides the seat token.
 
 Every request - page, API and WebSocket - must name an allowed ``Host`` (a page of a
 domain that was rebound to this server's address cannot reach it). Each WebSocket
@@ -53,7 +58,7 @@ from triple_draw.server.protocol import (
     error_frame,
     parse_client_message,
 )
-from triple_draw.server.store import PlayedHand, Store, StoreError
+from triple_draw.server.store import AccountError, PlayedHand, Store, StoreError
 from triple_draw.server.replayer import replayer_routes
 from triple_draw.server.tables import TableConfig, TableRunner, token_key
 
@@ -106,6 +111,11 @@ class ServerSettings:
     without a seat at one table; ``history_rate`` requests to ``/api/history`` and
     ``replay_rate`` records uploaded to ``/api/replay`` a minute (bursts of a sixth).
     Behind a reverse proxy every client has the proxy's address: raise them there.
+
+    ``accounts``: players register and log in, and sit down with the chips of their
+    accounts (``accounts.py``; needs argon2-cffi); ``login_rate``: logins and
+    registrations one client address may try a minute (bursts of a sixth; 0: no limit);
+    ``session_ttl``: seconds a login lasts.
     """
 
     def __init__(
@@ -120,6 +130,9 @@ class ServerSettings:
         spectators_per_table: int = 200,
         history_rate: float = 30.0,
         replay_rate: float = 12.0,
+        accounts: bool = False,
+        login_rate: float = 30.0,
+        session_ttl: float = 7 * 86400.0,
     ) -> None:
         self.allowed_origins = None if allowed_origins is None else set(allowed_origins)
         self.rate = rate
@@ -130,6 +143,11 @@ class ServerSettings:
         self.spectators_per_table = spectators_per_table
         self.history_rate = history_rate
         self.replay_rate = replay_rate
+        self.accounts = accounts
+        self.login_rate = login_rate
+        if session_ttl <= 0:
+            raise ValueError(f"session_ttl must be > 0 seconds, got {session_ttl}")
+        self.session_ttl = session_ttl
 
 
 class Connection:
@@ -148,6 +166,30 @@ class Connection:
         self._burst = float(settings.burst)
         self._t = time.monotonic()
         self.strikes = 0
+        #: the session the connection was opened with (accounts): its digest, its
+        #: account (id, name) and when it expires
+        self.session: str | None = None
+        self._account: tuple[int, str] | None = None
+        self._expires = 0.0
+
+    @property
+    def account(self) -> tuple[int, str] | None:
+        """The account (id, name) of the connection's session while it lasts."""
+        if self._account is not None and time.time() >= self._expires:
+            self._account = None
+        return self._account
+
+    def log_in(self, digest: str, account: tuple[int, str], expires: float) -> None:
+        self.session = digest
+        self._account = account
+        self._expires = expires
+
+    def log_out(self) -> None:
+        """The session ended (logged out, or replaced by a login): the connection is
+        told and closed (a page reconnects, and takes its seat back once logged in)."""
+        self._account = None
+        self.send(error_frame("logged_out", "your session ended: log in again to play"))
+        self.close()
 
     def send(self, frame: dict[str, Any]) -> None:
         self.send_text(json.dumps(frame, separators=(",", ":")))
@@ -226,7 +268,13 @@ def handle_message(runner: TableRunner, conn: Any, data: str | bytes, hello: boo
     elif not hello:
         raise ProtocolError("not_allowed", "say hello first")
     elif kind == "join":
-        runner.join(conn, doc["name"].strip() or "Player", doc.get("seat"))
+        name = doc.get("name")
+        runner.join(
+            conn,
+            None if name is None else name.strip() or "Player",
+            doc.get("seat"),
+            doc.get("buy_in"),
+        )
     elif kind == "act":
         runner.act(conn, doc["hand"], doc["seq"], doc["action"])
     elif kind == "sit_out":
@@ -335,11 +383,23 @@ def create_app(
     if len(set(ids)) != len(ids):
         raise ValueError(f"table ids must differ: {ids}")
     settings = settings or ServerSettings()
+    passwords = None
+    if settings.accounts:
+        from triple_draw.server.accounts import Passwords
+
+        passwords = Passwords()  # MissingExtraError without argon2-cffi
     runners: dict[str, TableRunner] = {}
     #: open WebSockets by client address
     open_by_address: dict[str, int] = {}
     history_buckets = _Buckets(settings.history_rate, max(1, int(settings.history_rate // 6)))
     replay_buckets = _Buckets(settings.replay_rate, max(1, int(settings.replay_rate // 6)))
+    login_buckets = _Buckets(settings.login_rate, max(1, int(settings.login_rate // 6)))
+    #: the WebSockets opened with each session (by its digest): a logout closes them
+    by_session: dict[str, set[Connection]] = {}
+
+    def revoke(digest: str) -> None:
+        for conn in list(by_session.pop(digest, ())):
+            conn.log_out()
 
     stored_clocks: list[dict[str, tuple[int, int, float | None]]] = [{}]
 
@@ -365,7 +425,9 @@ def create_app(
         states = store.load_tables()
         clocks = store.load_clocks()
         for cfg in tables:
-            runners[cfg.id] = TableRunner(cfg, store, states.get(cfg.id))
+            runners[cfg.id] = TableRunner(
+                cfg, store, states.get(cfg.id), accounts=settings.accounts
+            )
         room = list(runners.values())
         for r in room:
             r.room = room
@@ -384,6 +446,12 @@ def create_app(
             save_clocks()
             for r in runners.values():
                 r.stop()
+            if settings.accounts:
+                for r in runners.values():
+                    try:  # the chips of the seats between hands go back to their accounts
+                        r.cash_out_accounts("server shutdown")
+                    except (StoreError, AccountError) as e:
+                        log.warning("table %s: cashing out failed: %s", r.config.id, e)
             store.close()
 
     async def index(request: Request) -> Response:
@@ -395,7 +463,7 @@ def create_app(
             info = r.config.info()
             info["players"] = sum(1 for s in r.seats if s is not None)
             out.append(info)
-        return JSONResponse({"v": PROTOCOL_VERSION, "tables": out})
+        return JSONResponse({"v": PROTOCOL_VERSION, "tables": out, "accounts": settings.accounts})
 
     async def history(request: Request) -> Response:
         if settings.history_rate > 0:
@@ -412,6 +480,21 @@ def create_app(
             return PlainTextResponse(
                 "send the seat token as 'Authorization: Bearer TOKEN'", status_code=401
             )
+        if settings.accounts:  # the seat token, and the session of the seat's account
+            from triple_draw.server.accounts import session_of
+
+            try:
+                session = session_of(store, request.cookies, request.url.scheme == "https")
+                owner = store.seat_account(token_key(token.strip()))
+            except StoreError as e:
+                log.warning("a session's lookup failed: %s", e)
+                return JSONResponse(error_frame("server_error", "storage failed"), status_code=503)
+            if session is None:
+                frame = error_frame("login_required", "log in to download your hands")
+                return JSONResponse(frame, status_code=401)
+            if owner != session.account.id:
+                frame = error_frame("bad_token", "that seat token is not your account's")
+                return JSONResponse(frame, status_code=403)
         fmt = request.query_params.get("format", "phh")
         if fmt not in HISTORY_FORMATS:
             allowed = sorted(HISTORY_FORMATS)
@@ -519,8 +602,19 @@ def create_app(
             await ws.close(code=1008, reason="no such table")
             return
         address = _address(ws.client)
+        session = None
+        if settings.accounts:
+            from triple_draw.server.accounts import session_of
+
+            try:
+                session = session_of(store, ws.cookies, ws.url.scheme == "wss")
+            except StoreError as e:  # (it watches; sitting down will say to log in)
+                log.warning("a session's lookup failed: %s", e)
         await ws.accept()
         conn = Connection(ws, settings, address)
+        if session is not None:
+            conn.log_in(session.digest, (session.account.id, session.account.name), session.expires)
+            by_session.setdefault(session.digest, set()).add(conn)
         n = open_by_address.get(address, 0)
         if settings.connections_per_address and n >= settings.connections_per_address:
             conn.send(
@@ -569,6 +663,12 @@ def create_app(
             pass
         finally:
             conn.closed = True
+            if conn.session is not None:
+                held = by_session.get(conn.session)
+                if held is not None:
+                    held.discard(conn)
+                    if not held:
+                        del by_session[conn.session]
             left = open_by_address.get(address, 1) - 1
             if left > 0:
                 open_by_address[address] = left
@@ -600,6 +700,31 @@ def create_app(
         # the hand replayer (replayer.py): /replay, /api/replay
         *replayer_routes(limit=replay_buckets.allow if settings.replay_rate > 0 else None),
     ]
+    if passwords is not None:
+        from triple_draw.server.accounts import AccountsContext, account_routes
+
+        def same_origin(request: Request) -> bool:
+            """A state-changing request from the server's own pages: a browser names the
+            page's origin (``Origin``, ``Sec-Fetch-Site``); a client that is no browser
+            names none (and holds no visitor's cookie)."""
+            site = request.headers.get("sec-fetch-site")
+            if site is not None and site not in ("same-origin", "none"):
+                return False
+            return origin_allowed(
+                request.headers.get("origin"), request.headers.get("host"), settings.allowed_origins
+            )
+
+        ctx = AccountsContext(
+            store=store,
+            passwords=passwords,
+            runners=runners,
+            session_ttl=settings.session_ttl,
+            limit=login_buckets.allow if settings.login_rate > 0 else None,
+            same_origin=same_origin,
+            revoke=revoke,
+            static_dir=STATIC_DIR,
+        )
+        routes[2:2] = account_routes(ctx)
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(_SecurityHeaders, allowed_hosts=settings.allowed_hosts)
     return app

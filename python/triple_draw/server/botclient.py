@@ -12,6 +12,10 @@ Used by the load benchmark and the fault test; also a template for a bot of one'
 
     client = BotClient("ws://127.0.0.1:8000", "t1", "Robo")
     asyncio.run(client.run(stop_event))
+
+At a server with accounts (``serve --accounts``) it plays for an account: give it the
+session cookie (``headers={"Cookie": "td_session=..."}``, what ``POST /api/login``
+set), the account's name (or ``None``) and, if you like, a ``buy_in``.
 """
 
 from __future__ import annotations
@@ -77,14 +81,19 @@ class BotClient:
         self,
         url: str,
         table_id: str,
-        name: str,
+        name: str | None,
         bot: Any = "heuristic",
         *,
         seed: int | None = None,
         seat: int | None = None,
         token: str | None = None,
+        headers: dict[str, str] | None = None,
+        buy_in: int | None = None,
     ) -> None:
         self.url = url.rstrip("/") + "/ws/" + table_id
+        #: headers of the WebSocket handshake (an account's session cookie)
+        self.headers = dict(headers or {})
+        self.buy_in = buy_in
         self.name = name
         self.bot = make_bot(bot, seed=seed)
         self.want_seat = seat
@@ -101,10 +110,14 @@ class BotClient:
         """Play until ``stop`` is set, reconnecting whenever the connection drops."""
         import websockets
 
+        kw: dict[str, Any] = {}
+        if self.headers:  # (websockets 14 renamed extra_headers)
+            major = int(str(getattr(websockets, "__version__", "14")).split(".")[0])
+            kw["additional_headers" if major >= 14 else "extra_headers"] = self.headers
         first = True
         while not stop.is_set():
             try:
-                async with websockets.connect(self.url, max_size=2**22) as ws:
+                async with websockets.connect(self.url, max_size=2**22, **kw) as ws:
                     if not first:
                         self.stats.reconnects += 1
                     first = False
@@ -142,9 +155,13 @@ class BotClient:
             self.stakes = f["table"]["stakes"]
             self.seat = f["seat"]
             if self.seat is None:
-                msg: dict[str, Any] = {"v": 1, "type": "join", "name": self.name}
+                msg: dict[str, Any] = {"v": 1, "type": "join"}
+                if self.name is not None:
+                    msg["name"] = self.name
                 if self.want_seat is not None:
                     msg["seat"] = self.want_seat
+                if self.buy_in is not None:
+                    msg["buy_in"] = self.buy_in
                 await ws.send(json.dumps(msg))
         elif kind == "joined":
             self.token = f["token"]

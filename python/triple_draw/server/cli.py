@@ -71,7 +71,15 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         "--buy-in",
         type=int,
         default=None,
-        help="chips a player sits down with (default 50 big bets)",
+        help="the most chips a player sits down with, and what he gets unless he asks for "
+        "less (default 50 big bets)",
+    )
+    p.add_argument(
+        "--min-buy-in",
+        type=int,
+        default=None,
+        help="the fewest chips a player may sit down with (default a fifth of the buy-in, "
+        "at least the big blind)",
     )
     p.add_argument(
         "--bots", type=_positive(int), default=2, help="seats kept filled by bots (default 2)"
@@ -176,6 +184,27 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         help="messages per second one connection may send (default 50; burst: twice that)",
     )
     p.add_argument(
+        "--accounts",
+        action="store_true",
+        help="players register and log in, and play for the chips of their accounts "
+        "(a cashier page, 'triple-draw accounts' to credit them; default: anonymous play)",
+    )
+    p.add_argument(
+        "--login-rate",
+        type=_positive(float),
+        default=30.0,
+        metavar="N",
+        help="with --accounts: logins and registrations one client address may try a minute "
+        "(default 30; 0: no limit)",
+    )
+    p.add_argument(
+        "--session-days",
+        type=_positive(float),
+        default=7.0,
+        metavar="D",
+        help="with --accounts: days a login lasts (default 7)",
+    )
+    p.add_argument(
         "--fsync", action="store_true", help="fsync every action (survives power loss; slower)"
     )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
@@ -199,6 +228,9 @@ def build_tables(args: argparse.Namespace) -> list[Any]:
     buy_in = args.buy_in if args.buy_in is not None else 50 * rules.big_bet
     if buy_in < rules.big_blind:
         raise ArgumentError(f"--buy-in {buy_in} is less than the big blind {rules.big_blind}")
+    min_buy_in = getattr(args, "min_buy_in", None)
+    if min_buy_in is not None and not 1 <= min_buy_in <= buy_in:
+        raise ArgumentError(f"--min-buy-in must be 1..{buy_in} (the buy-in), got {min_buy_in}")
     from triple_draw.bots import make_bot
 
     make_bot(args.bot)  # ValueError naming the bot if unknown
@@ -217,6 +249,7 @@ def build_tables(args: argparse.Namespace) -> list[Any]:
             time_bank=args.time_bank,
             missed_turns=args.missed_turns,
             sit_out_timeout=args.sit_out_timeout,
+            min_buy_in=min_buy_in,
         )
         for k in range(args.tables)
     ]
@@ -234,7 +267,6 @@ def allowed_hosts(args: argparse.Namespace) -> list[str]:
         if args.host:
             names.append(args.host)
     return names
-
 
 
 def listening_socket(host: str, port: int) -> tuple[Any, str]:
@@ -258,6 +290,7 @@ def listening_socket(host: str, port: int) -> tuple[Any, str]:
     bound, real_port = sock.getsockname()[:2]
     return sock, (f"[{bound}]" if ":" in bound else bound) + f":{real_port}"
 
+
 def extra_installed(command: str, what: str) -> bool:
     """Whether the server extra's modules are there; if not, one error line on stderr
     naming those missing (``command``: ``serve`` or ``replay``; ``what`` needs them)."""
@@ -269,9 +302,28 @@ def extra_installed(command: str, what: str) -> bool:
     return not missing
 
 
+def _check_accounts_seated(store: Any, accounts: bool, db: str) -> None:
+    """Without ``--accounts``, a database where players of accounts are seated is refused
+    (their chips would never go back to their accounts)."""
+    if accounts:
+        return
+    for tid, state in sorted(store.load_tables().items()):
+        if any(isinstance(s, dict) and "account" in s for s in state.get("seats") or ()):
+            raise ArgumentError(
+                f"players of accounts are seated at table {tid} of {db}: serve it with --accounts"
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     if not extra_installed("serve", "the server"):
         return 2
+
+    if args.accounts:
+        from triple_draw.server.accounts import require_argon2
+
+        require_argon2()  # MissingExtraError: one line, exit status 2
+    if args.session_days <= 0:
+        raise ArgumentError(f"--session-days must be > 0, got {args.session_days:g}")
 
     import uvicorn
 
@@ -280,6 +332,11 @@ def run(args: argparse.Namespace) -> int:
 
     tables = build_tables(args)
     store = SQLiteStore(args.db, synchronous="FULL" if args.fsync else "NORMAL")
+    try:
+        _check_accounts_seated(store, args.accounts, args.db)
+    except ArgumentError:
+        store.close()
+        raise
     app = create_app(
         tables,
         store,
@@ -293,6 +350,9 @@ def run(args: argparse.Namespace) -> int:
             spectators_per_table=args.max_spectators,
             history_rate=args.history_rate,
             replay_rate=args.replay_rate,
+            accounts=args.accounts,
+            login_rate=args.login_rate,
+            session_ttl=args.session_days * 86400.0,
         ),
     )
     try:

@@ -30,6 +30,7 @@ __all__ = [
     "load_schema",
     "parse_client_message",
     "validate_client",
+    "validate_name",
 ]
 
 PROTOCOL_VERSION = 1
@@ -39,7 +40,7 @@ MAX_MESSAGE_BYTES = 2048
 MAX_DEPTH = 8
 #: The fields the client schema types as integers: JSON Schema counts ``5.0`` as one, but
 #: a seat, hand or amount is written without a fraction here (``5.0`` is refused).
-INTEGER_FIELDS = ("seat", "hand", "seq")
+INTEGER_FIELDS = ("seat", "hand", "seq", "buy_in")
 SCHEMAS = {"client": "client.v1.json", "server": "server.v1.json"}
 
 
@@ -120,6 +121,27 @@ def validate_client(doc: Any) -> None:
         if msg.startswith("data"):
             msg = "$" + msg[4:]
         raise ProtocolError("bad_message", msg[:200]) from None
+
+
+def validate_name(name: Any) -> str:
+    """A player's name as the client schema's ``name`` definition takes it (a string of
+    1 to 24 characters, no control characters, no ``<>&"'``): the one check of a seat's
+    name in a ``join`` and of an account's name at registration. Returns it;
+    :class:`ProtocolError` ``bad_name`` otherwise. (``tables.check_name`` then refuses the
+    invisible characters and the names that pose as bots.)"""
+    import fastjsonschema
+
+    try:
+        _client_validator("name")(name)
+    except fastjsonschema.JsonSchemaValueException as e:
+        msg = str(e.message)
+        if "pattern" in msg:  # (the pattern itself says little to a person)
+            msg = "a name may not hold control characters or any of < > & \" '"
+        elif msg.startswith("data"):
+            msg = "the name" + msg[4:]
+        raise ProtocolError("bad_name", msg[:200]) from None
+    assert isinstance(name, str)
+    return name
 
 
 def parse_client_message(data: str | bytes) -> dict[str, Any]:

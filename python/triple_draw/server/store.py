@@ -15,9 +15,23 @@ What is stored:
   digest of the seat token), for the history downloads;
 - every second, the clock of each table's decision (:meth:`Store.save_clocks`): the
   seconds its player has left, so a restart gives him those and does not count the time
-  the server was down against him.
+  the server was down against him;
+- the accounts of ``triple-draw serve --accounts`` (docs/server.md, *Accounts*): each
+  account's name, argon2 password hash, balance in chips and creation time; its sessions
+  (the SHA-256 digest of each session token, and when it expires); the ledger of every
+  change of a balance (an admin's credit or debit, a buy-in, a cash-out) with the balance
+  after it; and which account each seat token's seat belongs to. A buy-in or a cash-out
+  is written in the very transaction that stores the table's state with the chips
+  arrived or gone (the ``moves`` of :meth:`Store.save_table`, :meth:`Store.begin_hand`
+  and :meth:`Store.record_action`), so a crash at any moment neither loses nor
+  duplicates chips.
 
-Tokens themselves are never stored: only their SHA-256 digest.
+Tokens themselves - seat tokens, session tokens - are never stored: only their SHA-256
+digest.
+
+The database's schema version is SQLite's ``user_version`` (:data:`SCHEMA_VERSION`):
+opening a database of an earlier version adds what the new version keeps (version 0,
+before accounts, gains the account tables, empty); one of a later version is refused.
 
 Another database (a server shared by many processes, see docs/server.md) implements the
 same seven abstract methods (and, optionally, the three with defaults).
@@ -36,7 +50,28 @@ from typing import Any, NamedTuple
 
 from triple_draw.errors import TripleDrawError
 
-__all__ = ["DuplicateActionError", "PlayedHand", "SQLiteStore", "Store", "StoreError"]
+__all__ = [
+    "Account",
+    "AccountError",
+    "AccountMove",
+    "DuplicateActionError",
+    "InsufficientFundsError",
+    "LedgerEntry",
+    "NameTakenError",
+    "PlayedHand",
+    "SCHEMA_VERSION",
+    "SQLiteStore",
+    "Store",
+    "StoreError",
+    "UnknownAccountError",
+]
+
+#: The database's schema (SQLite's ``user_version``): 0, the tables, hands and clocks;
+#: 1, and the accounts, their sessions, the ledger and the seats of accounts.
+SCHEMA_VERSION = 1
+#: The most chips one credit may move, and the most an account may hold.
+MAX_CREDIT = 10**12
+MAX_BALANCE = 10**15
 
 
 class StoreError(TripleDrawError, RuntimeError):
@@ -45,6 +80,64 @@ class StoreError(TripleDrawError, RuntimeError):
 
 class DuplicateActionError(StoreError):
     """An action with this (hand id, sequence number) is already stored."""
+
+
+class AccountError(TripleDrawError, ValueError):
+    """An account operation refused (nothing was written): the message says why."""
+
+
+class NameTakenError(AccountError):
+    """An account of that name (case and compatibility forms folded) exists already."""
+
+
+class UnknownAccountError(AccountError):
+    """No account of that name (or id)."""
+
+
+class InsufficientFundsError(AccountError):
+    """The balance is short of a buy-in or a debit; ``balance`` is what it holds."""
+
+    def __init__(self, message: str, balance: int) -> None:
+        super().__init__(message)
+        self.balance = balance
+
+
+class Account(NamedTuple):
+    """An account as the store keeps it (``password_hash``: argon2's encoded hash)."""
+
+    id: int
+    name: str
+    balance: int
+    created: float
+    password_hash: str
+
+
+class AccountMove(NamedTuple):
+    """A change of an account's balance to store with a table's state: ``amount`` chips
+    (negative: a buy-in leaving the balance for the table; positive: a cash-out coming
+    back), of ``kind`` ``"buy_in"``, ``"top_up"`` or ``"cash_out"``, at table
+    ``table_id``; ``seat_key``: the digest of the seat token a buy-in gave (the seat is
+    the account's)."""
+
+    account: int
+    amount: int
+    kind: str
+    table_id: str
+    note: str = ""
+    seat_key: str = ""
+
+
+class LedgerEntry(NamedTuple):
+    """One change of a balance: when, what (``credit``, ``debit``, ``buy_in``,
+    ``top_up``, ``cash_out``), by how many chips (signed), the balance after it, the table
+    (``""``: none) and a note."""
+
+    at: float
+    kind: str
+    amount: int
+    balance: int
+    table_id: str
+    note: str
 
 
 #: A finished hand to store with the action that ended it: (PHH text, final document).
@@ -77,8 +170,13 @@ class Store(ABC):
         """Every table's last committed state document, by table id."""
 
     @abstractmethod
-    def save_table(self, table_id: str, state: dict[str, Any]) -> None:
-        """Replace a table's state (seating changes between actions)."""
+    def save_table(
+        self, table_id: str, state: dict[str, Any], moves: Sequence[AccountMove] = ()
+    ) -> None:
+        """Replace a table's state (seating changes between actions); with it, in the
+        same transaction, apply ``moves`` to the accounts (buy-ins, cash-outs).
+        :class:`InsufficientFundsError` if a balance is short of its move: nothing is
+        written then."""
 
     @abstractmethod
     def begin_hand(
@@ -86,10 +184,11 @@ class Store(ABC):
         table_id: str,
         players: Sequence[tuple[str, int, int, str]],
         state: Callable[[int], dict[str, Any]],
+        moves: Sequence[AccountMove] = (),
     ) -> int:
         """Allocate a new hand id, record ``players`` as ``(player key, hand seat, table
-        seat, name)`` and store ``state(hand_id)`` as the table's state; returns the hand
-        id."""
+        seat, name)`` and store ``state(hand_id)`` as the table's state (and ``moves``,
+        as :meth:`save_table` does); returns the hand id."""
 
     @abstractmethod
     def record_action(
@@ -101,10 +200,13 @@ class Store(ABC):
         action: dict[str, Any],
         state: dict[str, Any] | None = None,
         finish: Finish | None = None,
+        moves: Sequence[AccountMove] = (),
     ) -> None:
         """Store action number ``seq`` of a hand - with, if given, the table's state
-        after it and the finished hand it ended. :class:`DuplicateActionError` if that
-        action number is already stored; nothing is written then."""
+        after it, the finished hand it ended and the accounts' ``moves`` (the cash-outs
+        of the players who left when it ended; only with a state).
+        :class:`DuplicateActionError` if that action number is already stored; nothing
+        is written then."""
 
     @abstractmethod
     def actions_since(self, hand_id: int, seq: int) -> list[tuple[int, int, dict[str, Any]]]:
@@ -141,6 +243,75 @@ class Store(ABC):
 
     @abstractmethod
     def close(self) -> None: ...
+
+    # -- accounts (``serve --accounts``): a store that keeps none refuses them -------------
+
+    def _no_accounts(self) -> StoreError:
+        return StoreError(f"{type(self).__name__} keeps no accounts")
+
+    def create_account(
+        self,
+        name: str,
+        key: str,
+        password_hash: str,
+        session: tuple[str, float, str | None] | None = None,
+    ) -> Account:
+        """A new account with a balance of 0 - and, in the same transaction, its first
+        session, ``(digest, expires, replaces)`` as :meth:`create_session` takes them;
+        :class:`NameTakenError` if an account's name has the key ``key`` already
+        (``tables.name_key``): nothing is written then."""
+        raise self._no_accounts()
+
+    def account_by_name(self, key: str) -> Account | None:
+        """The account whose name has the key ``key``."""
+        raise self._no_accounts()
+
+    def account_by_id(self, account_id: int) -> Account | None:
+        raise self._no_accounts()
+
+    def accounts(self) -> list[Account]:
+        """Every account, by name."""
+        raise self._no_accounts()
+
+    def set_password_hash(self, account_id: int, password_hash: str) -> None:
+        """Replace an account's hash (rehashed with the current parameters)."""
+        raise self._no_accounts()
+
+    def create_session(
+        self,
+        digest: str,
+        account_id: int,
+        expires: float,
+        replaces: str | None = None,
+        keep: int = 20,
+    ) -> None:
+        """Store a session (``digest``: its token's SHA-256) of an account until
+        ``expires`` (``time.time()``); in the same transaction delete the session
+        ``replaces`` (the one the client presented, whoever's it was), every expired
+        session, and the account's oldest sessions beyond ``keep``."""
+        raise self._no_accounts()
+
+    def session(self, digest: str, now: float) -> tuple[Account, float] | None:
+        """The account of a session not expired at ``now``, and when it expires."""
+        raise self._no_accounts()
+
+    def delete_session(self, digest: str) -> None:
+        raise self._no_accounts()
+
+    def credit(self, key: str, amount: int, note: str = "") -> int:
+        """Credit (``amount`` > 0) or debit (< 0) the account whose name has the key
+        ``key``, recorded in the ledger; returns the new balance.
+        :class:`UnknownAccountError`, or :class:`InsufficientFundsError` for a debit
+        beyond the balance (nothing written)."""
+        raise self._no_accounts()
+
+    def ledger(self, account_id: int, limit: int = 50) -> list[LedgerEntry]:
+        """An account's latest ledger entries, newest first."""
+        raise self._no_accounts()
+
+    def seat_account(self, seat_key: str) -> int | None:
+        """The account whose buy-in gave the seat token of digest ``seat_key``."""
+        raise self._no_accounts()
 
 
 _SCHEMA = """
@@ -181,6 +352,38 @@ CREATE TABLE IF NOT EXISTS clocks (
     left_seconds REAL,
     at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS accounts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    balance INTEGER NOT NULL CHECK (balance >= 0),
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    digest TEXT PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    created REAL NOT NULL,
+    expires REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);
+CREATE TABLE IF NOT EXISTS ledger (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    at REAL NOT NULL,
+    kind TEXT NOT NULL,
+    amount INTEGER NOT NULL,
+    balance INTEGER NOT NULL,
+    table_id TEXT NOT NULL DEFAULT '',
+    note TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS ledger_account ON ledger(account_id, id);
+CREATE TABLE IF NOT EXISTS account_seats (
+    seat_key TEXT PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    table_id TEXT NOT NULL,
+    at REAL NOT NULL
+);
 """
 
 
@@ -207,7 +410,18 @@ class SQLiteStore(Store):
             db.execute(f"PRAGMA synchronous={synchronous}")
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA wal_autocheckpoint=0")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                db.close()
+                raise StoreError(
+                    f"the database {self.path!r} has schema version {version}, written by a "
+                    f"newer triple_draw; this one knows versions up to {SCHEMA_VERSION}"
+                )
+            # (every statement of the schema is "IF NOT EXISTS": an earlier version's
+            # database gains what it lacks, and keeps everything it has)
             db.executescript(_SCHEMA)
+            if version < SCHEMA_VERSION:
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.Error as e:
             raise StoreError(f"cannot open the database {self.path!r}: {e}") from None
         self._db = db
@@ -271,16 +485,64 @@ class SQLiteStore(Store):
                 raise StoreError(f"table {tid!r}: unreadable state: {e}") from None
         return out
 
-    def save_table(self, table_id: str, state: dict[str, Any]) -> None:
-        self._tx(lambda db: self._put_state(db, table_id, state))
+    @staticmethod
+    def _move(
+        db: sqlite3.Connection,
+        account_id: int,
+        amount: int,
+        kind: str,
+        table_id: str = "",
+        note: str = "",
+    ) -> int:
+        """Change a balance by ``amount`` and record it in the ledger (inside a
+        transaction); returns the balance after it."""
+        row = db.execute("SELECT balance FROM accounts WHERE id = ?", (account_id,)).fetchone()
+        if row is None:
+            raise UnknownAccountError(f"no account #{account_id}")
+        balance = int(row[0]) + amount
+        if balance < 0:
+            raise InsufficientFundsError(
+                f"the balance holds {row[0]} chips, short of the {-amount} needed", int(row[0])
+            )
+        if balance > MAX_BALANCE:
+            raise AccountError(f"a balance may hold at most {MAX_BALANCE} chips")
+        db.execute("UPDATE accounts SET balance = ? WHERE id = ?", (balance, account_id))
+        db.execute(
+            "INSERT INTO ledger (account_id, at, kind, amount, balance, table_id, note) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (account_id, time.time(), kind, amount, balance, table_id, note),
+        )
+        return balance
+
+    @classmethod
+    def _moves(cls, db: sqlite3.Connection, moves: Sequence[AccountMove]) -> None:
+        for m in moves:
+            cls._move(db, m.account, m.amount, m.kind, m.table_id, m.note)
+            if m.seat_key:
+                db.execute(
+                    "INSERT OR REPLACE INTO account_seats (seat_key, account_id, table_id, at) "
+                    "VALUES (?, ?, ?, ?)",
+                    (m.seat_key, m.account, m.table_id, time.time()),
+                )
+
+    def save_table(
+        self, table_id: str, state: dict[str, Any], moves: Sequence[AccountMove] = ()
+    ) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            self._moves(db, moves)
+            self._put_state(db, table_id, state)
+
+        self._tx(work)
 
     def begin_hand(
         self,
         table_id: str,
         players: Sequence[tuple[str, int, int, str]],
         state: Callable[[int], dict[str, Any]],
+        moves: Sequence[AccountMove] = (),
     ) -> int:
         def work(db: sqlite3.Connection) -> int:
+            self._moves(db, moves)
             cur = db.execute(
                 "INSERT INTO hands (table_id, started) VALUES (?, ?)", (table_id, time.time())
             )
@@ -306,7 +568,11 @@ class SQLiteStore(Store):
         action: dict[str, Any],
         state: dict[str, Any] | None = None,
         finish: Finish | None = None,
+        moves: Sequence[AccountMove] = (),
     ) -> None:
+        if moves and state is None:
+            raise StoreError("the accounts' moves are stored with the table's state only")
+
         def work(db: sqlite3.Connection) -> None:
             now = time.time()
             db.execute(
@@ -314,6 +580,7 @@ class SQLiteStore(Store):
                 (hand_id, seq, table_seat, json.dumps(action), now),
             )
             if state is not None:
+                self._moves(db, moves)
                 self._put_state(db, table_id, state)
             if finish is not None:
                 phh_text, final = finish
@@ -397,6 +664,146 @@ class SQLiteStore(Store):
                 )
             found = row.fetchone()
         return None if found is None else float(found[0])
+
+    # -- accounts ---------------------------------------------------------------------------
+
+    _ACCOUNT = "SELECT id, name, balance, created, password_hash FROM accounts"
+
+    @staticmethod
+    def _account(row: Any) -> Account | None:
+        return None if row is None else Account(int(row[0]), row[1], int(row[2]), row[3], row[4])
+
+    def create_account(
+        self,
+        name: str,
+        key: str,
+        password_hash: str,
+        session: tuple[str, float, str | None] | None = None,
+    ) -> Account:
+        def work(db: sqlite3.Connection) -> Account:
+            if db.execute("SELECT 1 FROM accounts WHERE name_key = ?", (key,)).fetchone():
+                raise NameTakenError(f"the name {name!r} is taken")
+            now = time.time()
+            cur = db.execute(
+                "INSERT INTO accounts (name, name_key, password_hash, balance, created) "
+                "VALUES (?, ?, ?, 0, ?)",
+                (name, key, password_hash, now),
+            )
+            assert cur.lastrowid is not None
+            if session is not None:
+                digest, expires, replaces = session
+                self._put_session(db, digest, cur.lastrowid, expires, replaces)
+            return Account(cur.lastrowid, name, 0, now, password_hash)
+
+        account: Account = self._tx(work)
+        return account
+
+    def account_by_name(self, key: str) -> Account | None:
+        with self._lock:
+            row = self._db.execute(f"{self._ACCOUNT} WHERE name_key = ?", (key,)).fetchone()
+        return self._account(row)
+
+    def account_by_id(self, account_id: int) -> Account | None:
+        with self._lock:
+            row = self._db.execute(f"{self._ACCOUNT} WHERE id = ?", (account_id,)).fetchone()
+        return self._account(row)
+
+    def accounts(self) -> list[Account]:
+        with self._lock:
+            rows = self._db.execute(f"{self._ACCOUNT} ORDER BY name_key").fetchall()
+        return [a for a in map(self._account, rows) if a is not None]
+
+    def set_password_hash(self, account_id: int, password_hash: str) -> None:
+        self._tx(
+            lambda db: db.execute(
+                "UPDATE accounts SET password_hash = ? WHERE id = ?", (password_hash, account_id)
+            )
+        )
+
+    def create_session(
+        self,
+        digest: str,
+        account_id: int,
+        expires: float,
+        replaces: str | None = None,
+        keep: int = 20,
+    ) -> None:
+        self._tx(lambda db: self._put_session(db, digest, account_id, expires, replaces, keep))
+
+    @staticmethod
+    def _put_session(
+        db: sqlite3.Connection,
+        digest: str,
+        account_id: int,
+        expires: float,
+        replaces: str | None,
+        keep: int = 20,
+    ) -> None:
+        now = time.time()
+        if replaces is not None:
+            db.execute("DELETE FROM sessions WHERE digest = ?", (replaces,))
+        db.execute("DELETE FROM sessions WHERE expires <= ?", (now,))
+        db.execute(
+            "INSERT INTO sessions (digest, account_id, created, expires) VALUES (?, ?, ?, ?)",
+            (digest, account_id, now, expires),
+        )
+        db.execute(
+            "DELETE FROM sessions WHERE account_id = ? AND digest NOT IN (SELECT digest "
+            "FROM sessions WHERE account_id = ? ORDER BY created DESC, rowid DESC LIMIT ?)",
+            (account_id, account_id, keep),
+        )
+
+    def session(self, digest: str, now: float) -> tuple[Account, float] | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT a.id, a.name, a.balance, a.created, a.password_hash, s.expires "
+                "FROM sessions s JOIN accounts a ON a.id = s.account_id "
+                "WHERE s.digest = ? AND s.expires > ?",
+                (digest, now),
+            ).fetchone()
+        account = self._account(row)
+        return None if account is None else (account, float(row[5]))
+
+    def delete_session(self, digest: str) -> None:
+        self._tx(lambda db: db.execute("DELETE FROM sessions WHERE digest = ?", (digest,)))
+
+    def credit(self, key: str, amount: int, note: str = "") -> int:
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount == 0:
+            raise AccountError(f"the amount must be a whole number of chips, not 0; got {amount!r}")
+        if abs(amount) > MAX_CREDIT:
+            raise AccountError(f"one credit moves at most {MAX_CREDIT} chips; got {amount}")
+
+        def work(db: sqlite3.Connection) -> int:
+            row = db.execute("SELECT id, name FROM accounts WHERE name_key = ?", (key,)).fetchone()
+            if row is None:
+                raise UnknownAccountError(f"no account named {key!r}")
+            try:
+                return self._move(db, row[0], amount, "credit" if amount > 0 else "debit", "", note)
+            except InsufficientFundsError as e:
+                raise InsufficientFundsError(
+                    f"{row[1]} has {e.balance} chips: a debit of {-amount} would leave "
+                    f"{e.balance + amount}",
+                    e.balance,
+                ) from None
+
+        balance: int = self._tx(work)
+        return balance
+
+    def ledger(self, account_id: int, limit: int = 50) -> list[LedgerEntry]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT at, kind, amount, balance, table_id, note FROM ledger "
+                "WHERE account_id = ? ORDER BY id DESC LIMIT ?",
+                (account_id, limit),
+            ).fetchall()
+        return [LedgerEntry(*r) for r in rows]
+
+    def seat_account(self, seat_key: str) -> int | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT account_id FROM account_seats WHERE seat_key = ?", (seat_key,)
+            ).fetchone()
+        return None if row is None else int(row[0])
 
     def close(self) -> None:
         self._closed.set()

@@ -25,6 +25,14 @@ a new buy-in) when a bot goes broke.
 Chips are accounted: ``chips_in`` (every buy-in) minus ``chips_out`` (every cash-out)
 minus ``rake`` (the chips the house took, when the rules take a rake) is always the sum of
 the stacks at the table (see :func:`check_chips`).
+
+With accounts (``serve --accounts``, a runner made with ``accounts=True``) every person's
+seat belongs to an account: sitting down needs the connection's account (its session), the
+buy-in comes out of the account's balance and every cash-out goes back into it. Each is an
+:class:`~triple_draw.server.store.AccountMove` stored in the very transaction that stores
+the table's state with those chips arrived or gone, so the balances plus the chips at the
+tables only change by an admin's credits (and the house's: bots, rake). A seat token is then
+taken back only by a connection of the seat's own account.
 """
 
 from __future__ import annotations
@@ -46,7 +54,13 @@ from triple_draw.errors import IllegalActionError, TripleDrawError
 from triple_draw.game import Action, Hand, Rules, Table
 from triple_draw.server import engine
 from triple_draw.server.protocol import PROTOCOL_VERSION, ProtocolError, error_frame, hand_frame
-from triple_draw.server.store import Store, StoreError
+from triple_draw.server.store import (
+    AccountError,
+    AccountMove,
+    InsufficientFundsError,
+    Store,
+    StoreError,
+)
 
 __all__ = ["Client", "Seat", "TableConfig", "TableRunner", "check_chips", "token_key"]
 
@@ -151,6 +165,17 @@ class TableConfig:
     #: turns in a row the clock may play for a player before his seat is freed and his
     #: chips cashed out (0: instead, two in a row sit him out)
     missed_turns: int = 0
+    #: the fewest chips a player may sit down with (``buy_in`` is the most); ``None``: a
+    #: fifth of ``buy_in``, at least the big blind
+    min_buy_in: int | None = None
+
+    @property
+    def buy_in_range(self) -> tuple[int, int]:
+        """The fewest and the most chips a player may sit down with."""
+        lo = self.min_buy_in
+        if lo is None:
+            lo = max(self.rules.big_blind, -(-self.buy_in // 5))
+        return min(max(lo, 1), self.buy_in), self.buy_in
 
     def info(self) -> dict[str, Any]:
         r = self.rules
@@ -166,6 +191,7 @@ class TableConfig:
                 "ante": r.ante,
             },
             "buy_in": self.buy_in,
+            "min_buy_in": self.buy_in_range[0],
             "clock_seconds": self.clock,
             # only at a table that takes a rake (docs/rules.md: *The rake*)
             **(
@@ -198,9 +224,14 @@ class Seat:
     leaving: bool = False
     #: the address the player joined from (kept in memory only: the per-address limit)
     address: str = field(default="", compare=False)
+    #: the account whose seat it is (``serve --accounts``): its chips came from, and go
+    #: back to, that account's balance
+    account: int | None = None
+    #: why he leaves, for the ledger's cash-out (in memory only)
+    why: str = field(default="", compare=False)
 
     def to_doc(self) -> dict[str, Any]:
-        return {
+        doc = {
             "name": self.name,
             "key": self.key,
             "pending": self.pending,
@@ -208,10 +239,21 @@ class Seat:
             "sitting_out": self.sitting_out,
             "leaving": self.leaving,
         }
+        if self.account is not None:  # (a table without accounts stores what it did)
+            doc["account"] = self.account
+        return doc
 
     @classmethod
     def from_doc(cls, d: dict[str, Any]) -> Seat:
-        return cls(d["name"], d["key"], d["pending"], d["bot"], d["sitting_out"], d["leaving"])
+        return cls(
+            d["name"],
+            d["key"],
+            d["pending"],
+            d["bot"],
+            d["sitting_out"],
+            d["leaving"],
+            account=d.get("account"),
+        )
 
 
 def _dumps(x: Any) -> str:
@@ -293,9 +335,21 @@ def check_chips(state: dict[str, Any]) -> int:
 class TableRunner:
     """One table on the event loop (see the module docstring)."""
 
-    def __init__(self, config: TableConfig, store: Store, state: dict[str, Any] | None) -> None:
+    def __init__(
+        self,
+        config: TableConfig,
+        store: Store,
+        state: dict[str, Any] | None,
+        *,
+        accounts: bool = False,
+    ) -> None:
         self.config = config
         self.store = store
+        #: people sit down with the chips of their accounts (``serve --accounts``)
+        self.accounts = accounts
+        #: the accounts' buy-ins and cash-outs not stored yet: they go with the next
+        #: write of the table's state, in its transaction
+        self._moves: list[AccountMove] = []
         m = config.rules.max_players
         self.table: Table = engine.new_table(config.rules, config.new_players, config.missed_blinds)
         self.seats: list[Seat | None] = [None] * m
@@ -382,6 +436,12 @@ class TableRunner:
                 f"table {self.config.id}: unknown state version {state.get('version')!r}"
             )
         seats = [None if d is None else Seat.from_doc(d) for d in state["seats"]]
+        if not self.accounts and any(s is not None and s.account is not None for s in seats):
+            raise StoreError(
+                f"table {self.config.id}: players of accounts are seated (the database was "
+                "served with --accounts): serve it with --accounts, or their chips would "
+                "never go back to their accounts"
+            )
         m = self.config.rules.max_players
         if len(seats) != m:
             raise StoreError(
@@ -410,6 +470,7 @@ class TableRunner:
             if not self.settled:
                 self._replay()
         self._bots = {}
+        self._moves = []
 
     def _replay(self) -> None:
         """Apply again the actions stored after the hand's stored state: the state holds
@@ -430,11 +491,28 @@ class TableRunner:
         state = self.store.load_tables().get(self.config.id)
         if state is not None:
             self._restore(state)
+            return
+        # never stored: back to the empty table it started as
+        cfg = self.config
+        self.table = engine.new_table(cfg.rules, cfg.new_players, cfg.missed_blinds)
+        self.seats = [None] * cfg.rules.max_players
+        self.chips_in = self.chips_out = self.rake = 0
+        self.hand_id = self.seq = 0
+        self.settled = True
+        self._bot_names = 0
+        self._bots = {}
+        self._moves = []
+
+    def _take_moves(self) -> list[AccountMove]:
+        """The accounts' moves to store with the state being written (a failed write
+        reloads the table, which drops them with the changes that made them)."""
+        moves, self._moves = self._moves, []
+        return moves
 
     def _save_seating(self) -> None:
         try:
-            self.store.save_table(self.config.id, self.state_doc())
-        except StoreError:
+            self.store.save_table(self.config.id, self.state_doc(), self._take_moves())
+        except (StoreError, AccountError):
             self._reload()
             raise
 
@@ -545,6 +623,13 @@ class TableRunner:
     def attach(self, client: Client, token: str | None) -> None:
         """A connection says hello: with a seat token it takes its seat back."""
         was_connected = False
+        account = getattr(client, "account", None) if self.accounts else None
+        if token is not None and self.accounts and account is None:
+            raise ProtocolError(
+                "login_required",
+                "log in to take your seat back: at this table a seat token alone is not "
+                "enough (the cashier: /cashier)",
+            )
         if token is not None:
             key = token_key(token)
             seat = next(
@@ -560,6 +645,10 @@ class TableRunner:
             )
             if seat is None:
                 raise ProtocolError("bad_token", "no seat at this table has that token")
+            held = self.seats[seat]
+            assert held is not None
+            if self.accounts and (account is None or held.account != account[0]):
+                raise ProtocolError("bad_token", "that seat is not your account's")
             for c in list(self.clients):
                 if c.seat == seat and c is not client:
                     # the token moved to another client: the one that held it is told
@@ -598,6 +687,15 @@ class TableRunner:
         else:  # nobody else's view changed: only the newcomer gets the table
             client.send_text(self.frame_text(client))
 
+    def account_seats(self, account_id: int) -> list[tuple[int, int]]:
+        """The seats of an account at this table, each with the chips it holds (as the
+        table shows them: a running hand's stack, or what is waiting to be dealt in)."""
+        mine = [ts for ts, s in enumerate(self.seats) if s is not None and s.account == account_id]
+        if not mine:
+            return []
+        frame = self._seats_frame()
+        return [(ts, int(f["stack"])) for ts in mine if (f := frame[ts]) is not None]
+
     def spectators(self) -> int:
         """Connections of this table that hold no seat."""
         return sum(1 for c in self.clients if c.seat is None)
@@ -612,11 +710,37 @@ class TableRunner:
         if client.seat is not None and all(c.seat != client.seat for c in self.clients):
             self.broadcast()
 
-    def join(self, client: Client, name: str, seat: int | None) -> str:
-        """Sit ``client`` down; returns the seat token (given to this client only). His
-        buy-in goes to the table between hands (at once if no hand is running)."""
+    def join(
+        self, client: Client, name: str | None, seat: int | None, buy_in: int | None = None
+    ) -> str:
+        """Sit ``client`` down with ``buy_in`` chips (``None``: the table's buy-in, the
+        most it takes); returns the seat token (given to this client only). His buy-in
+        goes to the table between hands (at once if no hand is running).
+
+        With accounts the connection needs an account (``client.account``: its id and
+        name, from its session); the seat takes the account's name (``name``, if given,
+        must be it), one seat an account at a table, and the buy-in comes out of the
+        account's balance (``insufficient_funds`` if it holds less)."""
         if client.seat is not None:
             raise ProtocolError("not_allowed", f"you already sit in seat {client.seat}")
+        account: tuple[int, str] | None = None
+        if self.accounts:
+            account = getattr(client, "account", None)
+            if account is None:
+                raise ProtocolError(
+                    "login_required",
+                    "log in to sit down: this table plays for the chips of accounts "
+                    "(the cashier: /cashier)",
+                )
+            if name is not None and name_key(name) != name_key(account[1]):
+                raise ProtocolError(
+                    "bad_name", f"you sit down under your account's name, {account[1]!r}"
+                )
+            name = account[1]
+            if any(s is not None and s.account == account[0] for s in self.seats):
+                raise ProtocolError("not_allowed", "your account already has a seat at this table")
+        elif name is None:
+            raise ProtocolError("bad_message", "$.name: a join needs a name")
         name = check_name(name)
         key = name_key(name)
         if any(s is not None and name_key(s.name) == key for s in self.seats):
@@ -642,20 +766,58 @@ class TableRunner:
             raise ProtocolError("bad_message", f"seat must be 0..{m - 1}, got {seat}")
         elif not self._free(seat):
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
+        lo, hi = self.config.buy_in_range
+        chips = hi if buy_in is None else buy_in
+        if not lo <= chips <= hi:
+            raise ProtocolError(
+                "bad_buy_in", f"a buy-in at this table is {lo} to {hi} chips; got {chips}"
+            )
+        if account is not None:
+            self._check_balance(account[0], chips, "the buy-in")
         if seat in self.table.busted and not self.in_progress:
             # a player who went broke there and left (a table saved by an older version):
             # the newcomer is a new player, not him buying back in
             self.table.leave(seat)
         token = secrets.token_urlsafe(32)
         self._bank[seat] = self.config.time_bank
-        self.seats[seat] = Seat(name, token_key(token), self.config.buy_in, address=client.address)
-        self.chips_in += self.config.buy_in
+        key = token_key(token)
+        self.seats[seat] = Seat(
+            name,
+            key,
+            chips,
+            address=client.address,
+            account=None if account is None else account[0],
+        )
+        self.chips_in += chips
+        if account is not None:
+            self._moves.append(AccountMove(account[0], -chips, "buy_in", self.config.id, "", key))
         self._between_hands()
-        self._save_seating()
+        self._save_funded()
         client.seat = seat
         client.send({"v": PROTOCOL_VERSION, "type": "joined", "seat": seat, "token": token})
         self._changed()
         return token
+
+    def _check_balance(self, account_id: int, chips: int, what: str) -> None:
+        """``insufficient_funds`` unless the account's balance holds ``chips``."""
+        found = self.store.account_by_id(account_id)
+        balance = 0 if found is None else found.balance
+        if balance < chips:
+            raise ProtocolError(
+                "insufficient_funds",
+                f"your balance holds {balance} chips, short of {what} ({chips}): buy in for "
+                "less, or have your account credited",
+            )
+
+    def _save_funded(self) -> None:
+        """Store the seating with a buy-in: a balance that fell short meanwhile (an
+        admin's debit) is ``insufficient_funds``, and nothing changed."""
+        try:
+            self._save_seating()
+        except InsufficientFundsError as e:
+            raise ProtocolError(
+                "insufficient_funds", f"your balance holds {e.balance} chips, short of the buy-in"
+            ) from None
 
     def _free(self, ts: int) -> bool:
         """Nobody sits there, and the Table holds no player there (one who left during
@@ -714,13 +876,19 @@ class TableRunner:
                 "not_allowed",
                 f"you have {held} chips; a rebuy tops up to the buy-in, {self.config.buy_in}",
             )
-        if stack is None and not s.pending:  # broke: he plays again
+        need = self.config.buy_in - held
+        broke = stack is None and not s.pending
+        if s.account is not None:
+            self._check_balance(s.account, need, "a top-up to the buy-in")
+            kind = "buy_in" if broke else "top_up"
+            self._moves.append(AccountMove(s.account, -need, kind, self.config.id))
+        if broke:  # he plays again
             s.sitting_out = False
             self._timeouts.pop(ts, None)
-        s.pending += self.config.buy_in - held
-        self.chips_in += self.config.buy_in - held
+        s.pending += need
+        self.chips_in += need
         self._between_hands()
-        self._save_seating()
+        self._save_funded()
         self._changed()
 
     def leave(self, client: Client) -> None:
@@ -730,6 +898,7 @@ class TableRunner:
         ts = client.seat
         assert ts is not None
         s.leaving = True
+        s.why = "left the table"
         self._between_hands()
         self._save_seating()
         for c in list(self.clients):
@@ -752,7 +921,11 @@ class TableRunner:
             if s.leaving or (s.bot and not at_table and not s.pending):
                 # (a player who went broke leaves for good: t.leave forgets his claim)
                 busted = not at_table and ts in t.busted
-                self.chips_out += (t.leave(ts) if at_table or busted else 0) + s.pending
+                out = (t.leave(ts) if at_table or busted else 0) + s.pending
+                self.chips_out += out
+                if s.account is not None and out:  # back to his account, with this state
+                    why = s.why or "left the table"
+                    self._moves.append(AccountMove(s.account, out, "cash_out", self.config.id, why))
                 self.seats[ts] = None
                 self._bots.pop(ts, None)
                 continue
@@ -816,12 +989,20 @@ class TableRunner:
         state = finish = None
         if hand.is_over:
             finish = self._settle()
+        if hand.is_over or self._moves:  # (the accounts' moves go with the state only)
             state = self.state_doc()
         try:
             self.store.record_action(
-                self.config.id, self.hand_id, seq, ts, action.to_dict(), state, finish
+                self.config.id,
+                self.hand_id,
+                seq,
+                ts,
+                action.to_dict(),
+                state,
+                finish,
+                self._take_moves(),
             )
-        except StoreError:
+        except (StoreError, AccountError):
             self._reload()
             raise
 
@@ -883,8 +1064,8 @@ class TableRunner:
             return self.state_doc()
 
         try:
-            self.store.begin_hand(self.config.id, entries, state)
-        except StoreError:
+            self.store.begin_hand(self.config.id, entries, state, self._take_moves())
+        except (StoreError, AccountError):
             self._reload()
             raise
         self._changed()
@@ -1045,6 +1226,24 @@ class TableRunner:
         self._changed()
         self._sweep_later()
 
+    def cash_out_accounts(self, why: str = "server shutdown") -> int:
+        """Cash out every seat of an account, between hands (the server stops): their
+        chips go back to their accounts with the table's state. A table in the middle of a
+        hand keeps its seats: the hand resumes after a restart, and its players leave or
+        are freed then. Returns the seats cashed out."""
+        if self.in_progress:
+            return 0
+        leaving = [
+            s for s in self.seats if s is not None and s.account is not None and not s.leaving
+        ]
+        for s in leaving:
+            s.leaving = True
+            s.why = why
+        if leaving:
+            self._between_hands()
+            self._save_seating()
+        return len(leaving)
+
     def stop(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
@@ -1104,6 +1303,7 @@ class TableRunner:
         assert s is not None
         log.info("table %s: seat %d freed (%s)", self.config.id, ts, why)
         s.leaving = True
+        s.why = f"seat freed: {why}"
         self._away.pop(ts, None)
         self._out.pop(ts, None)
         self._between_hands()

@@ -27,6 +27,11 @@ const st = {
   // false while the connection is down: the clock stops and nothing can be played
   online: false,
   frozenLeft: null,
+  // a server with accounts (serve --accounts): the logged-in account ({name, balance}) or
+  // null; and whether this connection's hello was answered
+  accounts: false,
+  account: null,
+  greeted: false,
 };
 
 function tokenKey() { return "triple-draw-token:" + st.tableId; }
@@ -67,6 +72,8 @@ async function loadTables() {
   const r = await fetch("/api/tables");
   const doc = await r.json();
   st.tables = doc.tables;
+  st.accounts = !!doc.accounts;
+  if (st.accounts) await loadAccount();
   const sel = $("table-select");
   sel.textContent = "";
   for (const t of st.tables) {
@@ -79,6 +86,53 @@ async function loadTables() {
   sel.value = st.tableId;
 }
 
+// The account of this browser's session (an HttpOnly cookie the page never sees).
+async function loadAccount() {
+  try {
+    const r = await fetch("/api/account", { credentials: "same-origin" });
+    st.account = r.ok ? await r.json() : null;
+  } catch (e) {
+    st.account = null;
+  }
+  renderJoin();
+}
+
+// With accounts the seat takes the account's name, and the player picks his buy-in.
+function renderJoin() {
+  if (!st.accounts) return;
+  const a = st.account;
+  const link = $("cashier-link");
+  link.hidden = false;
+  link.textContent = a ? `Cashier (${a.name}: ${a.balance} chips)` : "Cashier: log in";
+  const name = $("join-name");
+  const buyIn = $("join-buyin");
+  $("join-buyin-label").hidden = buyIn.hidden = !a;
+  if (!a) return;
+  name.value = a.name;
+  name.readOnly = true;
+  const t = st.info || st.tables.find((x) => x.id === st.tableId);
+  if (!t) return;
+  buyIn.min = String(t.min_buy_in);
+  buyIn.max = String(t.buy_in);
+  const v = Number(buyIn.value);
+  if (!buyIn.value || v < t.min_buy_in || v > t.buy_in) {
+    buyIn.value = String(Math.max(t.min_buy_in, Math.min(t.buy_in, a.balance)));
+  }
+  $("join-buyin-label").textContent = `Buy-in (${t.min_buy_in}-${t.buy_in})`;
+}
+
+function joinMessage(seat) {
+  const msg = { type: "join" };
+  if (seat !== undefined) msg.seat = seat;
+  if (st.accounts) {
+    const b = Number($("join-buyin").value);
+    if (Number.isInteger(b) && b > 0) msg.buy_in = b;
+  } else {
+    msg.name = $("join-name").value.trim();
+  }
+  return msg;
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(st.tableId)}`);
@@ -87,6 +141,7 @@ function connect() {
   ws.onopen = () => {
     st.retry = 0;
     st.online = true;
+    st.greeted = false;
     const token = localStorage.getItem(tokenKey());
     send(token ? { type: "hello", token } : { type: "hello" });
   };
@@ -118,17 +173,23 @@ function onFrame(f) {
     case "welcome":
       st.info = f.table;
       st.seat = f.seat;
+      st.greeted = true;
+      // (a reconnect may follow a login elsewhere, which ended this page's old session)
+      if (st.accounts) loadAccount();
       setStatus(f.seat === null ? `watching ${f.table.name}` : `${f.table.name}, seat ${f.seat + 1}`);
       break;
     case "joined":
       localStorage.setItem(tokenKey(), f.token);
       st.seat = f.seat;
       setStatus(`${st.info ? st.info.name : "table"}, seat ${f.seat + 1}`);
+      if (st.accounts) loadAccount();
       break;
     case "left":
       localStorage.removeItem(tokenKey());
       st.seat = null;
       setStatus("you left the table");
+      // (the cash-out reaches the balance when the hand he was in ends)
+      if (st.accounts) { loadAccount(); setTimeout(loadAccount, 4000); }
       break;
     case "state":
       onState(f);
@@ -141,6 +202,13 @@ function onFrame(f) {
       if (f.code === "bad_token") {
         localStorage.removeItem(tokenKey());
         st.ws.close();
+      } else if (f.code === "login_required" && !st.greeted) {
+        // a seat token alone does not take a seat back here: watch until logged in (the
+        // token stays: after logging in, a reload takes the seat back)
+        send({ type: "hello" });
+      } else if (f.code === "logged_out") {
+        st.account = null;
+        renderJoin();
       } else if (f.code === "replaced") {
         // another tab or device took the seat with its token: do not reconnect and take
         // it back (the two would take it from each other forever)
@@ -347,7 +415,9 @@ function renderCenter() {
 
 function renderMe() {
   const seated = st.seat !== null;
-  $("join-form").hidden = seated;
+  const loggedOut = st.accounts && !st.account;
+  $("join-form").hidden = seated || loggedOut;
+  $("login-needed").hidden = seated || !loggedOut;
   $("seat-controls").hidden = !seated;
   if (seated && st.seats[st.seat]) {
     const x = st.seats[st.seat];
@@ -444,13 +514,17 @@ function renderMe() {
 }
 
 function joinSeat(s) {
+  if (st.accounts && !st.account) {
+    $("hint").textContent = "Log in at the cashier to sit down.";
+    return;
+  }
   const name = $("join-name").value.trim();
-  if (!name) {
+  if (!st.accounts && !name) {
     $("hint").textContent = "Type your name, then pick a seat.";
     $("join-name").focus();
     return;
   }
-  send({ type: "join", name, seat: s });
+  send(joinMessage(s));
 }
 
 function toggleCard(c) {
@@ -635,6 +709,10 @@ function onKey(ev) {
 async function main() {
   $("join-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
+    if (st.accounts) {
+      if (st.account) send(joinMessage());
+      return;
+    }
     const name = $("join-name").value.trim();
     if (name) send({ type: "join", name });
   });
