@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from typing import Any
 from triple_draw.histories._common import (
     AMOUNT,
     CURRENCY_SIGNS,
@@ -105,28 +106,14 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
     if m is None:
         raise RecordError("the header line is not a PokerStars header", first_line, head)
     hand_id, game, date = m.groups()
-    g = _GAME.search(game)
-    if g is None or g.group(1) != "Limit":
+    g = _GAMES.get(game)
+    if g is None:
+        g = _game(game, first_line, head)
+        if len(_GAMES) < 4096:
+            _GAMES[game] = g
+    if g is False:
         return None
-    tid = level = buy_in = None
-    t = _TOURNEY.match(game)
-    if game.startswith("Tournament #"):
-        if t is None:
-            raise RecordError("the tournament in the header cannot be read", first_line, head)
-        tid, buy_in = t.group(1), t.group(2) or None
-        lv = _LEVEL.search(game)
-        level = lv.group(1) if lv else None
-    s = _STAKES.search(game)
-    if s is None:
-        raise RecordError("the header names no stakes", first_line, head)
-    small_bet, big_bet = money(s.group(1)), money(s.group(2))
-    sign = s.group(1)[0]
-    if tid is not None:
-        currency = "chips"
-    elif sign in CURRENCY_SIGNS or s.group(3):
-        currency = s.group(3) or CURRENCY_SIGNS[sign]
-    else:
-        currency = "play"
+    tid, level, buy_in, small_bet, big_bet, currency = g  # type: ignore[misc]
     rec = SiteRecord(
         site="pokerstars",
         hand_id=hand_id,
@@ -254,6 +241,39 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
             lines[-1],
         )
     return rec
+
+
+#: the header's game text -> what :func:`_game` reads from it (``False``: not limit
+#: Triple Draw); a file repeats the same few
+_GAMES: dict[str, Any] = {}
+
+
+def _game(game: str, first_line: int, head: str) -> Any:
+    """The tournament id, level and buy-in, the small and big bet, and the currency of a
+    header's game text; ``False`` if it is not fixed-limit Triple Draw."""
+    g = _GAME.search(game)
+    if g is None or g.group(1) != "Limit":
+        return False
+    tid = level = buy_in = None
+    t = _TOURNEY.match(game)
+    if game.startswith("Tournament #"):
+        if t is None:
+            raise RecordError("the tournament in the header cannot be read", first_line, head)
+        tid, buy_in = t.group(1), t.group(2) or None
+        lv = _LEVEL.search(game)
+        level = lv.group(1) if lv else None
+    s = _STAKES.search(game)
+    if s is None:
+        raise RecordError("the header names no stakes", first_line, head)
+    small_bet, big_bet = money(s.group(1)), money(s.group(2))
+    sign = s.group(1)[0]
+    if tid is not None:
+        currency = "chips"
+    elif sign in CURRENCY_SIGNS or s.group(3):
+        currency = s.group(3) or CURRENCY_SIGNS[sign]
+    else:
+        currency = "play"
+    return tid, level, buy_in, small_bet, big_bet, currency
 
 
 def _amount(args: str, n: int, text: str) -> tuple[Decimal, bool]:
