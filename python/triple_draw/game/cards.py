@@ -106,6 +106,13 @@ def to_record_ids(cards: Any) -> list[int]:
     :data:`UNKNOWN` itself) as :data:`UNKNOWN`."""
     if cards is None or isinstance(cards, str):
         return [UNKNOWN if c is None else c for c in to_maybe_ids(cards)]
+    kind = type(cards)
+    if kind is list or kind is tuple:  # ids already (replays): nothing to convert
+        for c in cards:
+            if type(c) is not int or not 0 <= c <= UNKNOWN:
+                break
+        else:
+            return list(cards)
     if isinstance(cards, (bytes, dict)) or not hasattr(cards, "__iter__"):
         raise CardError(f"not a sequence of cards: {cards!r}")
     out = []

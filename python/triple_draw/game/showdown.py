@@ -167,7 +167,16 @@ def _next_to_show(st: HandState) -> None:
     for j in order:
         if j in done:
             continue
-        if all(all(x == j or x in mucked for x in e) for _a, e in layers if j in e):
+        alone = True  # every opponent in each pot he is eligible for has mucked
+        for _a, e in layers:
+            if j in e:
+                for x in e:
+                    if x != j and x not in mucked:
+                        alone = False
+                        break
+                if not alone:
+                    break
+        if alone:
             done[j] = False
             assert st._showdown is not None
             st._showdown.append((j, False))

@@ -158,23 +158,34 @@ def read_seats(
     a sitting-out mark), added to ``rec.seats``; returns the index of the next line.
     ``blanks``: blank lines may stand between them (Full Tilt Poker)."""
     first = rec.first_line
+    seats = rec.seats
+    memo = _SEATS.setdefault(pattern, {})
     while i < len(lines) and (lines[i].startswith("Seat ") or (blanks and not lines[i])):
-        if lines[i]:
-            sm = pattern.match(lines[i])
-            if sm is None:
-                raise RecordError("a seat line cannot be read", first + i, lines[i])
-            rec.seats.append(
-                Seat(
+        text = lines[i]
+        if text:
+            f = memo.get(text)
+            if f is None:
+                sm = pattern.match(text)
+                if sm is None:
+                    raise RecordError("a seat line cannot be read", first + i, text)
+                f = (
                     int(sm.group(1)),
                     sm.group(2),
-                    money(sm.group(3), first + i, lines[i]),
-                    dealt=sm.group(4) is None,
+                    money(sm.group(3), first + i, text),
+                    sm.group(4) is None,
                 )
-            )
+                if len(memo) < 4096:
+                    memo[text] = f
+            seats.append(Seat(*f))
         i += 1
     if not rec.seats:
         raise RecordError("the hand lists no seats", first + i, lines[i] if i < len(lines) else "")
     return i
+
+
+#: each site's seat lines read so far: text -> the fields of its :class:`Seat` (a table's
+#: players keep their stacks from hand to hand more often than not)
+_SEATS: dict[re.Pattern[str], dict[str, tuple[int, str, Decimal, bool]]] = {}
 
 
 def dealt_to(
