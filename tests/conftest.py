@@ -127,7 +127,8 @@ def play_randomly(
     ``apply()``, each action chosen by :func:`random_action` (the options after ``each``;
     with none, every legal action alike). Returns ``hand``.
 
-    It plays while the hand has an actor, and stops before that earlier:
+    It plays while the hand has an actor (and fails a hand left without one before its
+    end), and stops before that earlier:
 
     - after ``steps`` actions;
     - when ``until(hand)`` is true (asked before each action, once the hand has an actor
@@ -166,6 +167,8 @@ def play_randomly(
         else:
             hand.apply(a)
         k += 1
+    if hand.actor is None:
+        assert hand.is_over, "the hand has no actor and is not over"
     return hand
 
 
