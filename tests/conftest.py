@@ -134,8 +134,8 @@ def play_randomly(
     - when ``until(hand)`` is true (asked before each action, once the hand has an actor
       and ``steps`` allow one; it may draw on ``rng`` itself).
 
-    ``each(hand, action)`` runs before each action is applied, with the action chosen: a
-    check of every state the play passes (the final state is the caller's to check), or
+    ``each(hand, action)`` runs after each action, with the action applied: a check of
+    every state the play reaches (the state it starts from is the caller's to check), or
     the same action applied to another hand.
 
     A draw chosen by ``discard_each`` is thrown through ``hand.discard`` in the order the
@@ -158,18 +158,29 @@ def play_randomly(
             discard_each=discard_each,
             draw=draw,
         )
-        if each is not None:
-            each(hand, a)
         if discard_each is not None and hand.in_draw:
             # thrown in the order held: the muck (so a served-discards reshuffle) keeps it
             held = hand.hole_ids(hand.actor)  # type: ignore[arg-type]
             hand.discard([c for c in held if c in a.cards])  # type: ignore[operator]
         else:
             hand.apply(a)
+        if each is not None:
+            each(hand, a)
         k += 1
     if hand.actor is None:
         assert hand.is_over, "the hand has no actor and is not over"
     return hand
+
+
+def also_on(*others: Hand) -> Callable[[Hand, Action], None]:
+    """A hook for ``play_randomly(each=...)``: each action applied to ``others`` as well
+    (copies, restored or reloaded hands, the hand on another core), in order."""
+
+    def apply_too(_: Hand, action: Action) -> None:
+        for other in others:
+            other.apply(action)
+
+    return apply_too
 
 
 # -- a player's view of a hand with many reshuffles (the PHH tests) ----------------------

@@ -9,7 +9,7 @@ import pytest
 
 from triple_draw.game import Hand, Rules, Table, set_default_core
 from triple_draw.game.core import default_core
-from conftest import play_randomly
+from conftest import also_on, play_randomly
 
 RULESETS = [
     Rules(),
@@ -47,7 +47,7 @@ def test_mid_hand_state_moves_between_cores():
     rnd = random.Random(1)
     play_randomly(h, rnd, steps=8)
     ref = Hand.from_dict(h.to_dict(), core="reference")
-    play_randomly(h, rnd, each=lambda _, act: ref.apply(act))  # the same actions on both
+    play_randomly(h, rnd, each=also_on(ref))
     assert ref.to_dict() == h.to_dict()
     assert a.is_over
 

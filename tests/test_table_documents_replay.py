@@ -67,7 +67,9 @@ def test_every_document_of_a_long_session_restores() -> None:
                 h = t.new_hand()
             except IllegalActionError:
                 continue
-            play_randomly(h, rnd, each=restores(t))  # at every decision
+            check = restores(t)
+            check()
+            play_randomly(h, rnd, each=check)  # at every decision
             d = t.to_dict()
             assert Table.from_dict(d).to_dict() == d
 
