@@ -174,7 +174,9 @@ def play_randomly(
 
 def also_on(*others: Hand) -> Callable[[Hand, Action], None]:
     """A hook for ``play_randomly(each=...)``: each action applied to ``others`` as well
-    (copies, restored or reloaded hands, the hand on another core), in order."""
+    (copies, restored or reloaded hands, the hand on another core), in order. Not with
+    ``discard_each``: its actions list the cards sorted, the driver's hand threw them in
+    the order held, and the muck keeps the order."""
 
     def apply_too(_: Hand, action: Action) -> None:
         for other in others:
