@@ -2,8 +2,9 @@
 
 ``from_dict`` checks an untrusted document by replaying its history from its starting
 state and comparing every field (docs/security.md), so its cost grows with the history.
-The documents: every decision of 200 six-handed hands under a uniformly random policy,
-one in five kept (mid-hand states of every street), and each finished hand.
+The documents: every decision of 200 six-handed hands under a random policy (a fold a
+quarter as likely as any other action), one in five kept (mid-hand states of every
+street), and each finished hand.
 
     pytest benches/bench_state.py                # pytest-benchmark
     python benches/bench_state.py                # plain perf_counter loop, prints µs/document
@@ -16,10 +17,16 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from triple_draw.game import Hand, Rules
+
+# the tests' seeded random play (tests/conftest.py)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from conftest import random_action
 
 
 def documents(n_hands: int = 200, every: int = 5) -> list[dict[str, Any]]:
@@ -33,8 +40,7 @@ def documents(n_hands: int = 200, every: int = 5) -> list[dict[str, Any]]:
             if k % every == 0:
                 out.append(json.loads(json.dumps(h.to_dict())))
             k += 1
-            acts = h.legal_actions()
-            h.apply(rng.choices(acts, [1 if a.kind == "fold" else 4 for a in acts])[0])
+            h.apply(random_action(h, rng, weight=4))
         out.append(json.loads(json.dumps(h.to_dict())))
     return out
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable, Sequence
 
 import pytest
 
 from triple_draw import Deck
-from triple_draw.game import Hand, Rules
+from triple_draw.game import Action, Hand, Rules
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -44,28 +45,144 @@ def to_draw(h: Hand) -> None:
         h.check_or_call()
 
 
-def play_randomly(
+#: a random driver's random number generator: a ``random.Random``, or a seed for a new one
+Rng = random.Random | int
+
+
+def random_action(
     hand: Hand,
     rng: random.Random,
     *,
-    draw_heavy: float = 0.3,
-    weight: int = 5,
+    weight: float | None = None,
+    fold_weight: float = 1,
+    fold: bool = True,
+    fold_chance: float | None = None,
+    draw_heavy: float | None = None,
+    discard_each: float | None = None,
+    draw: Callable[[Sequence[Action]], Action] | None = None,
+) -> Action:
+    """One random legal action of ``hand``'s actor: the one choice of the tests' random
+    play (:func:`play_randomly` plays a hand out with it; a loop whose body is a test's own
+    - a generator of states, a hand swapped for its copy mid-way - calls it directly).
+
+    Each option is one fixed sequence of calls on ``rng``, so that a seeded test plays the
+    same hands whoever drives it. Betting (and a draw, unless a draw option is given),
+    at most one of:
+
+    - nothing: any listed action alike (``rng.choice``);
+    - ``weight``: ``rng.choices``, each action ``weight`` against the fold's ``fold_weight``
+      (in a draw: the 32 choices alike, through ``rng.choices``);
+    - ``fold=False``: never fold, any other action alike (``rng.choice``);
+    - ``fold_chance``: fold with that chance (``rng.random()``), else any other action alike.
+
+    A draw, at most one of:
+
+    - ``draw_heavy``: the biggest discard (all five cards: reshuffles) with that chance
+      (``rng.random()``), else any of the 32 choices alike;
+    - ``discard_each``: throw each held card with that chance (``rng.random()`` per card,
+      in the order held), as a discard action (its cards sorted; :func:`play_randomly`
+      throws them in the order held);
+    - ``draw``: a function choosing among the 32 listed choices."""
+    if (weight is not None) + (not fold) + (fold_chance is not None) > 1:
+        raise TypeError("random_action: at most one of weight, fold=False, fold_chance")
+    if (draw_heavy is not None) + (discard_each is not None) + (draw is not None) > 1:
+        raise TypeError("random_action: at most one of draw_heavy, discard_each, draw")
+    if hand.in_draw:
+        if draw_heavy is not None:
+            acts = hand.legal_actions()
+            return acts[-1] if rng.random() < draw_heavy else rng.choice(acts)
+        if discard_each is not None:
+            held = hand.hole_ids(hand.actor)  # type: ignore[arg-type]
+            return Action("discard", cards=tuple(c for c in held if rng.random() < discard_each))
+        if draw is not None:
+            return draw(hand.legal_actions())
+    acts = hand.legal_actions()
+    if weight is not None:
+        return rng.choices(acts, [fold_weight if a.kind == "fold" else weight for a in acts])[0]
+    if not fold:
+        return rng.choice([a for a in acts if a.kind != "fold"])
+    if fold_chance is not None and not hand.in_draw:
+        if rng.random() < fold_chance:
+            return next(a for a in acts if a.kind == "fold")
+        return rng.choice([a for a in acts if a.kind != "fold"])
+    return rng.choice(acts)
+
+
+def play_randomly(
+    hand: Hand,
+    rng: Rng,
+    *,
     steps: int | None = None,
+    until: Callable[[Hand], bool] | None = None,
+    each: Callable[[Hand, Action], object] | None = None,
+    weight: float | None = None,
+    fold_weight: float = 1,
+    fold: bool = True,
+    fold_chance: float | None = None,
+    draw_heavy: float | None = None,
+    discard_each: float | None = None,
+    draw: Callable[[Sequence[Action]], Action] | None = None,
 ) -> Hand:
-    """Seeded random legal play through ``legal_actions()`` / ``apply()``: in a draw the
-    biggest discard with probability ``draw_heavy`` (reshuffles), else any; in a betting
-    round fold with weight 1 against ``weight`` for each other action. Until the end, or
-    ``steps`` actions."""
+    """The tests' one random-play driver: seeded random legal play of ``hand`` through
+    ``apply()``, each action chosen by :func:`random_action` (the options after ``each``;
+    with none, every legal action alike). Returns ``hand``.
+
+    It plays while the hand has an actor (and fails a hand left without one before its
+    end), and stops before that earlier:
+
+    - after ``steps`` actions;
+    - when ``until(hand)`` is true (asked before each action, once the hand has an actor
+      and ``steps`` allow one; it may draw on ``rng`` itself).
+
+    ``each(hand, action)`` runs after each action, with the action applied: a check of
+    every state the play reaches (the state it starts from is the caller's to check), or
+    the same action applied to another hand.
+
+    A draw chosen by ``discard_each`` is thrown through ``hand.discard`` in the order the
+    cards are held, not sorted as its action lists them: the order reaches the muck, and
+    so the stub a served-discards reshuffle forms (the engines' parity covers it)."""
+    if isinstance(rng, int):
+        rng = random.Random(rng)
     k = 0
     while hand.actor is not None and (steps is None or k < steps):
-        acts = hand.legal_actions()
-        if hand.in_draw:
-            a = acts[-1] if rng.random() < draw_heavy else rng.choice(acts)
+        if until is not None and until(hand):
+            break
+        a = random_action(
+            hand,
+            rng,
+            weight=weight,
+            fold_weight=fold_weight,
+            fold=fold,
+            fold_chance=fold_chance,
+            draw_heavy=draw_heavy,
+            discard_each=discard_each,
+            draw=draw,
+        )
+        if discard_each is not None and hand.in_draw:
+            # thrown in the order held: the muck (so a served-discards reshuffle) keeps it
+            held = hand.hole_ids(hand.actor)  # type: ignore[arg-type]
+            hand.discard([c for c in held if c in a.cards])  # type: ignore[operator]
         else:
-            a = rng.choices(acts, [1 if x.kind == "fold" else weight for x in acts])[0]
-        hand.apply(a)
+            hand.apply(a)
+        if each is not None:
+            each(hand, a)
         k += 1
+    if hand.actor is None:
+        assert hand.is_over, "the hand has no actor and is not over"
     return hand
+
+
+def also_on(*others: Hand) -> Callable[[Hand, Action], None]:
+    """A hook for ``play_randomly(each=...)``: each action applied to ``others`` as well
+    (copies, restored or reloaded hands, the hand on another core), in order. Not with
+    ``discard_each``: its actions list the cards sorted, the driver's hand threw them in
+    the order held, and the muck keeps the order."""
+
+    def apply_too(_: Hand, action: Action) -> None:
+        for other in others:
+            other.apply(action)
+
+    return apply_too
 
 
 # -- a player's view of a hand with many reshuffles (the PHH tests) ----------------------

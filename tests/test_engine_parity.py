@@ -9,6 +9,7 @@ import pytest
 
 from triple_draw.game import Hand, Rules, Table, set_default_core
 from triple_draw.game.core import default_core
+from conftest import also_on, play_randomly
 
 RULESETS = [
     Rules(),
@@ -22,12 +23,7 @@ def play(rules: Rules, n: int, seed: int, core: str, p_discard: float) -> Hand:
     rnd = random.Random(seed)
     stacks = [rnd.randint(1, 80) for _ in range(n)]
     h = Hand(rules, stacks, seed % n, seed, core=core)
-    while not h.is_over:
-        if h.in_draw:
-            h.discard([c for c in h.hole_ids(h.actor) if rnd.random() < p_discard])
-        else:
-            h.apply(rnd.choice(h.legal_actions()))
-    return h
+    return play_randomly(h, rnd, discard_each=p_discard)  # thrown in the order held
 
 
 @pytest.mark.parametrize("rules", RULESETS, ids=["live", "online", "live8", "online8"])
@@ -49,13 +45,9 @@ def test_mid_hand_state_moves_between_cores():
     a = play(Rules(), 4, 3, "compiled", 0.5)
     h = Hand(Rules(), [50] * 4, seed=77, core="compiled")
     rnd = random.Random(1)
-    for _ in range(8):
-        h.apply(rnd.choice(h.legal_actions()))
+    play_randomly(h, rnd, steps=8)
     ref = Hand.from_dict(h.to_dict(), core="reference")
-    while not h.is_over:
-        act = rnd.choice(h.legal_actions())
-        h.apply(act)
-        ref.apply(act)
+    play_randomly(h, rnd, each=also_on(ref))
     assert ref.to_dict() == h.to_dict()
     assert a.is_over
 
@@ -79,10 +71,7 @@ def test_table_parity():
         for _ in range(15):
             if len(t.players) < 2:
                 break
-            h = t.new_hand()
-            while not h.is_over:
-                h.apply(rnd.choice(h.legal_actions()))
-            out.append(h.to_dict())
+            out.append(play_randomly(t.new_hand(), rnd).to_dict())
         return out
 
     assert run("compiled") == run("reference")

@@ -26,6 +26,7 @@ from triple_draw.bots import (
 )
 from triple_draw.game import Action, Hand, Rules, Table
 from triple_draw.simulation import simulate
+from conftest import play_randomly
 
 junk_scalars = st.one_of(
     st.none(),
@@ -64,11 +65,7 @@ def a_hand(seed: int) -> Hand:
     """A hand some random steps in (betting or drawing)."""
     rnd = random.Random(seed)
     h = Hand(Rules(), [rnd.choice([3, 20, 100])] * rnd.randint(2, 6), 0, seed)
-    for _ in range(rnd.randint(0, 25)):
-        if h.is_over:
-            break
-        h.apply(rnd.choice(h.legal_actions()))
-    return h
+    return play_randomly(h, rnd, steps=rnd.randint(0, 25))
 
 
 @SETTINGS

@@ -5,27 +5,26 @@ is believed only through its replay, which must find the forced bets that posted
 from __future__ import annotations
 
 import os
-import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from triple_draw import Hand, Rules
+from conftest import play_randomly
 
 EXAMPLES = int(os.environ.get("TD_EXAMPLES", "150"))
 
 
 def restores_at_every_decision(h: Hand, seed: int) -> None:
     """Play ``h`` out at random; its document restores to itself at every decision."""
-    rng = random.Random(seed)
-    while True:
+
+    def restores(h: Hand, *_: object) -> None:
         doc = h.to_dict()
         assert Hand.from_dict(doc).to_dict() == doc
-        if h.is_over:
-            break
-        acts = h.legal_actions()
-        h.apply(acts[rng.randrange(len(acts))])
+
+    restores(h)
+    play_randomly(h, seed, each=restores)
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from triple_draw import ArgumentError, IllegalActionError, SchemaError, Table, T
 from triple_draw.errors import ArgumentTypeError
 from triple_draw.game.view import FrozenDict, FrozenList
 from triple_draw.game import Action, Bet, Call, Check, Discard, Fold, Hand, Raise, Rules
-from conftest import to_draw
+from conftest import also_on, play_randomly, random_action, to_draw
 
 R = Rules()
 
@@ -160,8 +160,7 @@ def test_legal_actions_are_applicable_and_fully_specified():
     for seed in range(30):
         h = Hand(R, [rnd.randint(1, 40) for _ in range(4)], seed=seed)
         while not h.is_over:
-            acts = h.legal_actions()
-            a = rnd.choice(acts)
+            a = random_action(h, rnd)
             if a.kind in ("call", "bet", "raise"):
                 assert a.amount is not None
             h.apply(a, seat=h.actor)
@@ -388,7 +387,7 @@ def test_incremental_view_equals_the_view_built_from_scratch(rules: Rules) -> No
                     assert _same(h.view(s), _reference_view(h, s))
             if h.is_over:
                 break
-            h.apply(rnd.choice(h.legal_actions()))
+            h.apply(random_action(h, rnd))
             r = rnd.random()
             if r < 0.05:
                 h = h.copy()
@@ -455,18 +454,13 @@ def test_to_dict_is_plain_json_with_schema_version():
 
 def test_from_dict_continues_identically():
     rnd = random.Random(3)
-    h = Hand(Rules.online(), [30, 50, 20, 100], seed=8)
-    for _ in range(9):
-        h.apply(rnd.choice(h.legal_actions()))
+    h = play_randomly(Hand(Rules.online(), [30, 50, 20, 100], seed=8), rnd, steps=9)
     saved = json.loads(json.dumps(h.to_dict()))
     h2 = Hand.from_dict(saved)
     h3 = h.copy()
     h4 = pickle.loads(pickle.dumps(h))
     assert h2.to_dict() == h.to_dict()
-    while not h.is_over:
-        a = rnd.choice(h.legal_actions())
-        for x in (h, h2, h3, h4):
-            x.apply(a)
+    play_randomly(h, rnd, each=also_on(h2, h3, h4))
     for x in (h2, h3, h4):
         assert x.to_dict() == h.to_dict()
         assert x.result == h.result
@@ -562,23 +556,26 @@ def test_the_bet_or_raise_rule_is_one_rule() -> None:
     legal actions (docs/rules.md: *Betting*, *All-in for less*)."""
     from triple_draw.game.betting import raise_refusal
 
+    def one_rule(h: Hand, *_: object) -> None:
+        s = h.actor
+        if s is None or h.in_draw:  # a betting decision only
+            return
+        legal = h.legal_actions()
+        raise_to = legal[2].amount if len(legal) == 3 else None
+        assert h.can_bet_or_raise() == bool(raise_to) == (raise_refusal(h, s) == "")
+        assert h.bet_or_raise_amount() == raise_to
+        assert (legal[1].kind == "call") == h.facing_bet
+        if h.facing_bet:
+            assert legal[1].amount == h.bets[s] + h.to_call
+        assert h.view(s)["legal_actions"] == [a.to_dict() for a in legal]
+
     rnd = random.Random(3)
     for i in range(200):
         n = 2 + i % 5
         rules = Rules(raise_cap=1 + i % 4, short_all_in=("half-bet", "full-raise")[i % 2])
         h = Hand(rules, [rnd.choice([3, 7, 30, 100]) for _ in range(n)], i % n, i)
-        while not h.is_over:
-            if not h.in_draw:
-                s = h.actor
-                legal = h.legal_actions()
-                raise_to = legal[2].amount if len(legal) == 3 else None
-                assert h.can_bet_or_raise() == bool(raise_to) == (raise_refusal(h, s) == "")
-                assert h.bet_or_raise_amount() == raise_to
-                assert (legal[1].kind == "call") == h.facing_bet
-                if h.facing_bet:
-                    assert legal[1].amount == h.bets[s] + h.to_call
-                assert h.view(s)["legal_actions"] == [a.to_dict() for a in legal]
-            h.apply(rnd.choice(h.legal_actions()))
+        one_rule(h)
+        play_randomly(h, rnd, each=one_rule)  # at every betting decision
 
 
 def test_apply_checks_an_action_listed_at_an_earlier_decision_again() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from triple_draw import ArgumentError, Rules
 from triple_draw.game import Hand
+from conftest import play_randomly
 
 R = Rules()
 
@@ -66,9 +67,7 @@ def test_chips_conserved_with_posts_through_a_whole_hand():
         others = [s for s in range(n) if s != bb and (nosb or s != (button + 1) % n)]
         posts = {s: (rnd.choice([0, 2]), rnd.choice([0, 1])) for s in rnd.sample(others, 1)}
         posts = {s: v for s, v in posts.items() if sum(v)}
-        h = Hand(R, stacks, button, seed=k, no_small_blind=nosb, posts=posts)
-        while not h.is_over:
-            h.apply(rnd.choice(h.legal_actions()))
+        h = play_randomly(Hand(R, stacks, button, seed=k, no_small_blind=nosb, posts=posts), rnd)
         assert sum(h.stacks) == sum(stacks)
 
 
@@ -126,9 +125,7 @@ def _random_table_hand(rnd, k):
     posts = {s: v for s, v in posts.items() if sum(v)}
     rules = Rules(ante=rnd.choice([0, 0, 1]))
     h = Hand(rules, stacks, button, seed=k, no_small_blind=nosb, posts=posts)
-    while not h.is_over and rnd.random() < 0.97:
-        h.apply(rnd.choice(h.legal_actions()))
-    return h
+    return play_randomly(h, rnd, until=lambda _: rnd.random() >= 0.97)  # some stop mid-hand
 
 
 def test_phh_of_a_table_hand_loads_back_to_the_same_hand():

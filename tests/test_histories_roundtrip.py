@@ -15,6 +15,7 @@ import pytest
 
 from triple_draw import Hand, Rules, histories
 from triple_draw.game.cards import UNKNOWN
+from conftest import play_randomly
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 _spec = importlib.util.spec_from_file_location("make_corpus", GOLDEN / "make_corpus.py")
@@ -78,10 +79,7 @@ def _random_hand(seed: int) -> Hand:
     )
     rules = rules.replace(small_blind=rules.big_blind // 2)
     stacks = [rng.choice((rng.randint(3, 30), rng.randint(30, 400))) for _ in range(n)]
-    hand = Hand(rules, stacks, rng.randrange(n), seed)
-    while not hand.is_over:
-        hand.apply(rng.choice(hand.legal_actions()))
-    return hand
+    return play_randomly(Hand(rules, stacks, rng.randrange(n), seed), rng)
 
 
 def test_a_thousand_random_hands_read_back_in_money_with_names() -> None:

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from triple_draw import Hand, Rules
 from triple_draw.game.actions import Discard
+from conftest import play_randomly
 
 FUZZ = Path(__file__).resolve().parent.parent / "fuzz" / "python"
 _spec = importlib.util.spec_from_file_location("fuzz_discard", FUZZ / "fuzz_discard.py")
@@ -49,19 +50,27 @@ def test_no_discard_of_a_card_not_held_property(data: bytes) -> None:
 def test_the_cards_a_folded_seat_threw_away_may_be_the_actors_after_a_reshuffle() -> None:
     """What issue 27 saw: ``hole_cards`` of a folded seat are the cards he folded, and a
     reshuffle may deal them to the actor - who then holds them and may discard them."""
+
+    def folded_seats_card(h: Hand) -> int | None:
+        """A card the drawing actor holds that a folded seat's hole cards list, if any."""
+        if not h.in_draw:
+            return None
+        s = h.actor
+        for j in range(h.n_players):
+            shared = set(h.hole_ids(j)) & set(h.hole_ids(s)) if j != s else set()
+            if shared and h.folded[j]:
+                return min(shared)
+        return None
+
     for seed in range(200):
         rng = random.Random(seed)
         n = rng.randint(5, 8)
         h = Hand(Rules(max_players=8), [50] * n, rng.randrange(n), seed)
-        while not h.is_over:
-            if h.in_draw:
-                s = h.actor
-                for j in range(n):
-                    shared = set(h.hole_ids(j)) & set(h.hole_ids(s)) if j != s else set()
-                    if shared and h.folded[j]:
-                        c = min(shared)
-                        h.apply(Discard((c,)))  # legal: the actor holds it
-                        assert c in h.discards(s)
-                        return
-            h.apply(rng.choice(h.legal_actions()))
+        play_randomly(h, rng, until=lambda h: folded_seats_card(h) is not None)
+        c = folded_seats_card(h)
+        if c is not None:
+            s = h.actor
+            h.apply(Discard((c,)))  # legal: the actor holds it
+            assert c in h.discards(s)
+            return
     raise AssertionError("no hand dealt a folded seat's cards to a drawing player")

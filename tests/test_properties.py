@@ -19,7 +19,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import partition_ok
+from conftest import partition_ok, random_action
 from triple_draw.game import Action, Hand, Rules
 from triple_draw.game.rules import DRAW_PROCEDURES, RESHUFFLES, SHORT_ALL_IN
 
@@ -46,16 +46,6 @@ def setups(
     stacks = draw(st.lists(st.integers(1, 60), min_size=n, max_size=n))
     button = draw(st.integers(0, n - 1))
     return rules, stacks, button, draw(st.integers(0, 2**64)), draw(st.integers(0, 2**32))
-
-
-def choose(h: Hand, rnd: random.Random, p_discard: float, p_fold: float) -> Action:
-    if h.in_draw:
-        cards = tuple(c for c in h.hole_ids(h.actor) if rnd.random() < p_discard)
-        return Action("discard", cards=cards)
-    legal = h.legal_actions()
-    if rnd.random() < p_fold:
-        return legal[0]  # fold
-    return rnd.choice(legal[1:])
 
 
 def cards_in(obj: Any) -> set[str]:
@@ -117,7 +107,7 @@ def play(
     while not h.is_over:
         if steps == snap_at:
             snap = json.loads(json.dumps(h.to_dict()))
-        a = choose(h, rnd, p_discard, p_fold)
+        a = random_action(h, rnd, discard_each=p_discard, fold_chance=p_fold)
         h.apply(a)
         if snap is not None:
             after.append(a)

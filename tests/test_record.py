@@ -4,6 +4,8 @@ cards never invented, the showdown decided by the cards shown."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -15,7 +17,9 @@ from triple_draw.errors import (
     TripleDrawError,
     UnknownCardsError,
 )
+from triple_draw.game import Action
 from triple_draw.game.cards import UNKNOWN
+from conftest import play_randomly
 
 HERO = "7c5d4h3s2c"
 
@@ -316,22 +320,20 @@ RULE_SETS = [
 ]
 
 
+def draws_heavily(rng: random.Random) -> Callable[[Sequence[Action]], Action]:
+    """A draw of five cards, twice as often as of four, three or none: the stub runs out."""
+    return lambda choices: choices[rng.choice((0, 31, 31, 15, 7))]
+
+
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"{r.reshuffle}-{r.burn_cards}")
 def test_every_players_view_replays_as_a_record(rules: Rules) -> None:
-    import random
-
     from triple_draw import phh
 
     for n in range(2, 9):
         for seed in range(4):
             h = Hand(rules, [200] * n, seed=seed)
             rng = random.Random(seed)
-            while not h.is_over:
-                acts = h.legal_actions()
-                if h.in_draw:  # draw heavily, so that the stub runs out
-                    h.apply(acts[rng.choice((0, 31, 31, 15, 7))])
-                else:
-                    h.apply(rng.choice(acts[1:]) if rng.random() < 0.85 else acts[0])
+            play_randomly(h, rng, fold_chance=0.15, draw=draws_heavily(rng))
             for viewer in range(n):
                 back = phh.loads(phh.dumps(h, viewer=viewer))
                 assert back.is_record

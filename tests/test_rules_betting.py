@@ -12,6 +12,7 @@ import pytest
 from triple_draw import IllegalActionError, RulesError, phh
 from triple_draw.game import Action, Hand, Rules
 from triple_draw.game.betting import raise_refusal
+from conftest import random_action
 
 R = Rules()  # 1/2 blinds, 2/4 limits
 
@@ -346,10 +347,9 @@ def test_heads_up_action_over_random_play():
         betting_round = None
         capped_at_two: bool | None = None  # None: the round started with two players
         while h.actor is not None:
-            acts = h.legal_actions()
             if h.in_draw:
                 betting_round = None
-                h.apply(rnd.choice(acts))
+                h.apply(random_action(h, rnd))
                 continue
             live = len(h.in_hand)
             if betting_round != h.street:  # a new betting round
@@ -362,7 +362,7 @@ def test_heads_up_action_over_random_play():
                     rounds["started heads-up"] += 1
                 else:
                     rounds["stayed capped" if capped else "uncapped by a fold"] += 1
-            act = rnd.choices(acts, [2 if x.kind == "fold" else 5 for x in acts])[0]
+            act = random_action(h, rnd, weight=5, fold_weight=2)
             if act.kind == "fold" and live == 3:
                 capped_at_two = capped  # the round, as the action becomes heads-up
             h.apply(act)

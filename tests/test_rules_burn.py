@@ -21,7 +21,7 @@ from triple_draw.errors import RulesError
 from triple_draw.envs import encoding
 from triple_draw.game import Hand, Rules
 from triple_draw.game.cards import CARD_TEXT
-from conftest import partition_ok, to_draw
+from conftest import partition_ok, play_randomly, to_draw
 
 PROCEDURES = ["declare-then-deal", "immediate"]
 
@@ -293,15 +293,12 @@ def test_views_never_leak_and_show_each_seat_its_own_draws(
         rules, [rng.choice([5, 30, 500]) for _ in range(n)], button=rng.randrange(n), seed=seed
     )
     check_views(h)
-    while h.actor is not None:
-        if h.in_draw:
-            held = h.hole_ids(h.actor)
-            h.discard([c for c in held if rng.random() < heavy])
-        else:
-            acts = h.legal_actions()
-            h.apply(rng.choices(acts, [1 if a.kind == "fold" else 5 for a in acts])[0])
+
+    def after_each_action(h: Hand, _: object) -> None:
         check_views(h)
         assert partition_ok(h)
+
+    play_randomly(h, rng, weight=5, discard_each=heavy, each=after_each_action)
 
 
 def test_the_server_never_broadcasts_a_seats_own_discards() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from triple_draw import Deck, IllegalActionError, SchemaError
 from triple_draw.game import Hand, Rules
-from conftest import partition_ok, reshuffle_example, to_draw
+from conftest import partition_ok, play_randomly, reshuffle_example, to_draw
 
 R = Rules()
 
@@ -523,20 +523,6 @@ RULE_COMBOS = [
 ]
 
 
-def play_random(rules: Rules, n: int, seed: int, heavy: float, steps: int = 1000) -> Hand:
-    rng = random.Random(seed)
-    h = Hand(rules, [rng.choice([30, 200]) for _ in range(n)], rng.randrange(n), seed)
-    for _ in range(steps):
-        if h.is_over:
-            break
-        if h.in_draw:
-            h.discard([c for c in h.hole_ids(h.actor) if rng.random() < heavy])
-        else:
-            acts = h.legal_actions()
-            h.apply(rng.choices(acts, [1 if a.kind == "fold" else 6 for a in acts])[0])
-    return h
-
-
 @pytest.mark.parametrize("rules", RULE_COMBOS, ids=lambda r: f"{r.draw_procedure}/{r.reshuffle}")
 def test_every_engine_hand_replays_card_for_card_with_given_cards(rules):
     """Property: a hand the engine plays itself replays with its recorded deal given
@@ -548,9 +534,11 @@ def test_every_engine_hand_replays_card_for_card_with_given_cards(rules):
     reshuffled = 0
     for seed in range(150):
         n = 2 + seed % 7
+        rng = random.Random(seed)
+        h = Hand(rules, [rng.choice([30, 200]) for _ in range(n)], rng.randrange(n), seed)
         # some hands stop anywhere (mid-draw too): the state so far must match
-        steps = 1000 if seed % 4 else 5 + seed % 40
-        h = play_random(rules, n, seed, 0.3 if seed % 3 else 0.8, steps)
+        steps = None if seed % 4 else 5 + seed % 40
+        play_randomly(h, rng, weight=6, discard_each=0.3 if seed % 3 else 0.8, steps=steps)
         reshuffled += any(e.kind == "reshuffle" for e in h.history)
         same = replay(h, seed)
         assert same.to_dict() == h.to_dict(), seed

@@ -10,12 +10,7 @@ import pytest
 
 from triple_draw import Hand, Rules
 from triple_draw.errors import RulesError
-
-
-def play_out(h: Hand, rng: random.Random) -> None:
-    while not h.is_over:
-        acts = h.legal_actions()
-        h.apply(acts[rng.randrange(len(acts))] if h.in_draw else rng.choice(acts[1:] or acts))
+from conftest import play_randomly
 
 
 def test_no_rake_by_default_and_the_documents_are_unchanged() -> None:
@@ -23,7 +18,7 @@ def test_no_rake_by_default_and_the_documents_are_unchanged() -> None:
     assert r.rake_percent == "0" and r.rake_cap == 0 and r.rake_no_draw_no_drop
     assert "rake_percent" not in r.to_dict()
     h = Hand(r, [100] * 3, seed=3)
-    play_out(h, random.Random(1))
+    play_randomly(h, 1, fold=False)
     assert h.result.rake == 0
     assert "rake" not in h.to_dict()["outcome"]
     assert "rake" not in h.result.to_dict()
@@ -34,7 +29,7 @@ def test_percentage_rounded_down_and_capped() -> None:
     for rules in (Rules(rake_percent="5"), Rules(rake_percent=10, rake_cap=3)):
         for seed in range(40):
             h = Hand(rules, [60] * 4, seed=seed)
-            play_out(h, rng)
+            play_randomly(h, rng, fold=False)
             res = h.result
             pot = sum(h.committed)
             drew = any(e.kind == "begin_draw" for e in h.history)

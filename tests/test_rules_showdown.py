@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from triple_draw.game import Hand, Rules
 from triple_draw.game.pots import make_pots, split_pot, uncalled
+from conftest import play_randomly
 
 R = Rules()
 BEST = "7c 5d 4h 3s 2c"  # number one
@@ -263,11 +264,6 @@ def test_odd_chip_heads_up_goes_to_big_blind():
 
 
 def test_chips_conserved_after_the_hand():
-    h = Hand(R, [37, 5, 100, 12], button=2, seed=3)
-    import random
-
-    rnd = random.Random(1)
-    while not h.is_over:
-        h.apply(rnd.choice(h.legal_actions()))
+    h = play_randomly(Hand(R, [37, 5, 100, 12], button=2, seed=3), 1)
     assert sum(h.stacks) == 37 + 5 + 100 + 12
     assert sum(h.result.net) == 0

@@ -13,6 +13,7 @@ import pytest
 from triple_draw import schema
 from triple_draw.errors import SchemaError
 from triple_draw.game import Hand, Rules
+from conftest import random_action
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -38,8 +39,7 @@ def states(count: int, every: float = 0.25):
                 yield h
             if h.actor is None:
                 break
-            acts = h.legal_actions()
-            h.apply(rng.choices(acts, [1 if a.kind == "fold" else 4 for a in acts])[0])
+            h.apply(random_action(h, rng, weight=4))
 
 
 def test_schema_files_are_valid_draft_2020_12() -> None:

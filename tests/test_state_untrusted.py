@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 import pytest
-from conftest import partition_ok
+from conftest import also_on, partition_ok, play_randomly, random_action
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -60,19 +60,15 @@ def _start(seed: int) -> Hand:
 def _step(h: Hand, rng: random.Random) -> None:
     """One random legal action; in draws mostly big ones (reshuffles), sometimes with
     given replacement cards (``receive=``)."""
-    acts = h.legal_actions()
-    if h.in_draw:
-        a = acts[-1] if rng.random() < 0.6 else rng.choice(acts)
-        if a.cards and rng.random() < 0.3:
-            given: list[int | None] = []
-            for _ in a.cards:
-                ok = h.receivable(list(a.cards), given)
-                given.append(rng.choice(ok) if rng.random() < 0.7 else None)
-            h.discard(list(a.cards), receive=given)
-            return
-        h.apply(a)
+    a = random_action(h, rng, weight=4, draw_heavy=0.6)
+    if a.cards and rng.random() < 0.3:  # a discard (of one card or more)
+        given: list[int | None] = []
+        for _ in a.cards:
+            ok = h.receivable(list(a.cards), given)
+            given.append(rng.choice(ok) if rng.random() < 0.7 else None)
+        h.discard(list(a.cards), receive=given)
         return
-    h.apply(rng.choices(acts, [1 if a.kind == "fold" else 4 for a in acts])[0])
+    h.apply(a)
 
 
 def saved_states(count: int):
@@ -96,11 +92,7 @@ def test_every_reachable_state_loads_back_and_plays_on_identically() -> None:
         kinds.add(any(e["kind"] == "reshuffle" for e in doc["history"]))
         if k % 7 == 0 and h.actor is not None:  # the same actions give the same hand
             a, b = h.copy(), h2
-            rng = random.Random(k)
-            while a.actor is not None:
-                act = rng.choice(a.legal_actions())
-                a.apply(act)
-                b.apply(act)
+            play_randomly(a, k, each=also_on(b))
             assert a.to_dict() == b.to_dict()
     # replays holding cards back, given cards waiting for their seat, reshuffles
     assert {(True, False), (False, True), True} <= kinds
@@ -282,10 +274,14 @@ def _mutate(doc: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
 
 def _play_to_the_end(h: Hand, rng: random.Random) -> None:
     total = sum(h.starting_stacks)
-    while h.actor is not None:
-        assert sum(h.stacks) + h.pot == total
+
+    def sound(h: Hand, *_: object) -> None:
+        if h.actor is not None:  # at a decision the chips are in the stacks or the pot
+            assert sum(h.stacks) + h.pot == total
         assert partition_ok(h)
-        h.apply(rng.choice(h.legal_actions()))
+
+    sound(h)
+    play_randomly(h, rng, each=sound)
     assert sum(h.stacks) == total
     assert partition_ok(h)
     assert h.result is not None

@@ -10,6 +10,7 @@ import pytest
 
 from triple_draw import IllegalActionError
 from triple_draw.game import Hand, Rules, Table
+from conftest import play_randomly
 
 R = Rules()
 
@@ -17,11 +18,6 @@ R = Rules()
 def fold_to_big_blind(h: Hand) -> None:
     while not h.is_over:
         h.fold()
-
-
-def play_random(h: Hand, rnd: random.Random) -> None:
-    while not h.is_over:
-        h.apply(rnd.choice(h.legal_actions()))
 
 
 def test_button_moves_one_seat_clockwise_and_stacks_carry_over():
@@ -98,7 +94,7 @@ def test_table_seeded_hands_are_reproducible_and_chips_conserved():
         for _ in range(40):
             if len(t.players) < 2:
                 break
-            play_random(t.new_hand(), rnd)
+            play_randomly(t.new_hand(), rnd)
             assert sum(x for x in t.seats if x) == 120
         return t.seats, t.hands_played
 

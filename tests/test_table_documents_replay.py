@@ -9,11 +9,13 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable
 
 import pytest
 
 from triple_draw import IllegalActionError, Rules, SchemaError
 from triple_draw.game import Table
+from conftest import play_randomly
 
 
 def doc_mid_hand(seed: int = 1, rule: str = "dead") -> dict:
@@ -23,8 +25,8 @@ def doc_mid_hand(seed: int = 1, rule: str = "dead") -> dict:
     t.new_hand()
     for _ in range(20):
         h = t.hand
-        while h is not None and not h.is_over:
-            h.apply(rnd.choice(h.legal_actions()))
+        if h is not None:
+            play_randomly(h, rnd)
         if t.status(4) is None:
             t.sit(4, 80, post=True)
         h = t.new_hand()
@@ -32,6 +34,17 @@ def doc_mid_hand(seed: int = 1, rule: str = "dead") -> dict:
             h.check_or_call()
             return t.to_dict()
     raise AssertionError("no hand with an entry post")
+
+
+def restores(t: Table) -> Callable[..., None]:
+    """A check for ``play_randomly(each=...)``: the table's document, through JSON,
+    restores to itself."""
+
+    def check(*_: object) -> None:
+        d = t.to_dict()
+        assert Table.from_dict(json.loads(json.dumps(d))).to_dict() == d
+
+    return check
 
 
 def test_every_document_of_a_long_session_restores() -> None:
@@ -54,10 +67,9 @@ def test_every_document_of_a_long_session_restores() -> None:
                 h = t.new_hand()
             except IllegalActionError:
                 continue
-            while not h.is_over:
-                d = t.to_dict()
-                assert Table.from_dict(json.loads(json.dumps(d))).to_dict() == d
-                h.apply(rnd.choice(h.legal_actions()))
+            check = restores(t)
+            check()
+            play_randomly(h, rnd, each=check)  # at every decision
             d = t.to_dict()
             assert Table.from_dict(d).to_dict() == d
 
@@ -103,9 +115,7 @@ def test_posts_that_disagree_with_the_hand_are_refused() -> None:
 def test_chips_that_vanish_between_hands_are_refused() -> None:
     rnd = random.Random(2)
     t = Table(Rules(), [60, 60, 60], seed=2)
-    h = t.new_hand()
-    while not h.is_over:
-        h.apply(rnd.choice(h.legal_actions()))
+    play_randomly(t.new_hand(), rnd)
     d = t.to_dict()
     s = next(i for i, x in enumerate(d["seats"]) if x is not None and x["stack"] > 1)
     bad = copy.deepcopy(d)

@@ -10,6 +10,7 @@ import pytest
 
 from triple_draw import ArgumentError, IllegalActionError, Rules, SchemaError
 from triple_draw.game import Hand, Table
+from conftest import play_randomly
 
 R = Rules()  # blinds 1/2
 
@@ -387,8 +388,7 @@ def test_random_sessions_conserve_chips_and_keep_the_rules(rule):
                 # when the table goes heads-up)
                 assert t.big_blind_seat != last_bb
             last_bb = t.big_blind_seat
-            while not h.is_over:
-                h.apply(rnd.choice(h.legal_actions()))
+            play_randomly(h, rnd)
             assert sum(x for x in t.seats if x) == chips
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from triple_draw import IllegalActionError, Rules, SchemaError
 from triple_draw.game import Table
+from conftest import play_randomly
 
 R = Rules()
 
@@ -34,8 +35,7 @@ def session(t: Table, rnd: random.Random, hands: int) -> list:
         except IllegalActionError:
             out.append("too few players")
             continue
-        while not h.is_over:
-            h.apply(rnd.choice(h.legal_actions()))
+        play_randomly(h, rnd)
         out.append((t.button, t.small_blind_seat, t.big_blind_seat, t.seat_map, t.posts))
         out.append(h.to_dict())
     out.append(t.seats)
@@ -87,9 +87,7 @@ def test_roundtrip_in_the_middle_of_a_hand():
     assert u.hand is not None and u.hand is not t.hand
     assert u.to_dict() == t.to_dict() and u.posts == t.posts and u.seat_map == t.seat_map
     for table in (t, u):
-        r = random.Random(9)
-        while not table.hand.is_over:
-            table.hand.apply(r.choice(table.hand.legal_actions()))
+        play_randomly(table.hand, 9)
     assert u.seats == t.seats
     assert session(u, random.Random(4), 10) == session(t, random.Random(4), 10)
 
@@ -229,6 +227,5 @@ def test_mutated_documents_are_refused_or_play_on_with_the_package_errors_only()
                 h = t.hand if t.hand is not None and not t.hand.is_over else t.new_hand()
             except IllegalActionError:
                 break
-            while not h.is_over:
-                h.apply(rnd.choice(h.legal_actions()))
+            play_randomly(h, rnd)  # to the end (the driver fails a hand stuck without an actor)
     assert loaded > 50

@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import random
 import threading
+from collections.abc import Callable
 
 import pytest
 
 from triple_draw import ArgumentError, _core
 from triple_draw.game import Hand, Rules
 from triple_draw.game.view import FrozenDict, FrozenList, ViewCache
+from conftest import play_randomly
 
 RULES = {
     "live": Rules(max_players=8),
@@ -33,6 +35,25 @@ def _frozen_all_the_way(x: object) -> bool:
     return True
 
 
+def views_as_the_reference(h: Hand, rnd: random.Random, where: object) -> Callable[..., None]:
+    """A check at each point of ``h``: every seat's compiled view (half the time only the
+    actor's) equals the one of a Python ``ViewCache`` following the hand."""
+    reference = ViewCache(h)
+
+    def check(*_: object) -> None:
+        n = h.n_players
+        seats = range(n) if rnd.random() < 0.5 or h.is_over else [h.actor]
+        for s in seats:
+            got = h.view(s)
+            want = reference.view(h, s)
+            assert type(h._view_cache) is _core.ViewCache
+            assert json.dumps(got) == json.dumps(want), (where, s)
+            assert _frozen_all_the_way(got)
+            assert h.view(s) is got  # the same point: the same object
+
+    return check
+
+
 @pytest.mark.parametrize("name", list(RULES))
 def test_compiled_views_equal_the_python_reference_at_every_step(name: str) -> None:
     rules = RULES[name]
@@ -41,20 +62,9 @@ def test_compiled_views_equal_the_python_reference_at_every_step(name: str) -> N
         n = 2 + i % 7
         stacks = [rnd.choice([1, 3, 10, 40, 200]) for _ in range(n)]
         h = Hand(rules, stacks, i % n, i)
-        reference = ViewCache(h)
-        while True:
-            seats = range(n) if rnd.random() < 0.5 or h.is_over else [h.actor]
-            for s in seats:
-                got = h.view(s)
-                want = reference.view(h, s)
-                assert type(h._view_cache) is _core.ViewCache
-                assert json.dumps(got) == json.dumps(want), (name, i, s)
-                assert _frozen_all_the_way(got)
-                assert h.view(s) is got  # the same point: the same object
-            if h.is_over:
-                break
-            acts = h.legal_actions()
-            h.apply(acts[-1] if h.in_draw and rnd.random() < 0.4 else rnd.choice(acts))
+        check = views_as_the_reference(h, rnd, (name, i))
+        check()
+        play_randomly(h, rnd, draw_heavy=0.4, each=check)
 
 
 @pytest.mark.parametrize("name", list(RULES))
@@ -66,11 +76,12 @@ def test_the_lists_the_compiled_views_read_in_place_are_never_replaced(name: str
         n = 2 + i % 7
         h = Hand(RULES[name], [rnd.choice([3, 10, 40, 200]) for _ in range(n)], i % n, i)
         lists = [h._live, h._stacks, h._total, h._hands]
-        while not h.is_over:
-            acts = h.legal_actions()
-            h.apply(acts[-1] if h.in_draw and rnd.random() < 0.4 else rnd.choice(acts))
+
+        def same_lists(h: Hand, *_: object, lists: list[object] = lists) -> None:
             now = [h._live, h._stacks, h._total, h._hands]
             assert all(a is b for a, b in zip(now, lists, strict=True))
+
+        play_randomly(h, rnd, draw_heavy=0.4, each=same_lists)
 
 
 def test_a_copy_and_a_restored_hand_get_their_own_views() -> None:
@@ -116,12 +127,13 @@ def test_views_of_one_hand_from_several_threads_at_once() -> None:
     threads = [threading.Thread(target=viewer, args=(s,)) for s in range(8)]
     for t in threads:
         t.start()
-    rnd = random.Random(5)
+
+    def as_from_scratch(h: Hand, *_: object) -> None:
+        for s in range(8):
+            assert json.dumps(h.view(s)) == json.dumps(ViewCache(h).view(h, s))
+
     try:
-        while not h.is_over:
-            h.apply(rnd.choice(h.legal_actions()))
-            for s in range(8):
-                assert json.dumps(h.view(s)) == json.dumps(ViewCache(h).view(h, s))
+        play_randomly(h, 5, each=as_from_scratch)
     finally:
         stop.set()
         for t in threads:
