@@ -38,6 +38,7 @@ import numpy as np
 import pytest
 
 import triple_draw as td
+from triple_draw import Discard, Hand
 from triple_draw.game import Rules
 
 # The random policy and our side of the game loop are bench_game's own (same directory).
@@ -177,6 +178,31 @@ def play_ours_generic(
     return play_hands_generic(rules, n_hands, seed0, policy_seed)
 
 
+def play_ours_natural(
+    n_hands: int, rules: Rules = POKERKIT_LIKE, seed0: int = 0, policy_seed: int = 0
+) -> int:
+    """Ours driven as a user writes a random agent (issue #21 §6): at a draw a
+    ``Discard`` of the ``Card`` objects of ``hole_cards`` kept with probability 0.6, else
+    ``rng.choice`` among ``legal_actions()`` (without the fold when not facing a bet);
+    returns decisions."""
+    rng = random.Random(policy_seed)
+    rnd = rng.random
+    choice = rng.choice
+    decisions = 0
+    for i in range(seed0, seed0 + n_hands):
+        hand = Hand(rules, STACKS, i % 6, i)
+        while (seat := hand.actor) is not None:
+            if hand.in_draw:
+                hand.apply(Discard([c for c in hand.hole_cards(seat) if rnd() < 0.4]))
+            else:
+                legal = hand.legal_actions()
+                if not hand.facing_bet:
+                    legal = [a for a in legal if a.kind != "fold"]
+                hand.apply(choice(legal))
+            decisions += 1
+    return decisions
+
+
 # -- pytest-benchmark ----------------------------------------------------------------------------
 # Every benchmark of a group does the same work per round (all N_EVAL hands; GAME_ROUND
 # complete hands), so pytest-benchmark's relative figures in parentheses are the ratios.
@@ -242,6 +268,15 @@ def test_game_ours_generic_agent_loop(benchmark) -> None:  # type: ignore[no-unt
 
 
 @cpu_game
+def test_game_ours_natural_agent_loop(benchmark) -> None:  # type: ignore[no-untyped-def]
+    """The random agent as a user writes it: ``Discard`` of ``hole_cards``, ``rng.choice``
+    among ``legal_actions()`` (issue target: at least 40x PokerKit in one run)."""
+    benchmark.pedantic(
+        play_ours_natural, args=(GAME_ROUND,), rounds=20, iterations=1, warmup_rounds=1
+    )
+
+
+@cpu_game
 def test_game_ours_default_rules(benchmark) -> None:  # type: ignore[no-untyped-def]
     benchmark.pedantic(
         play_ours, args=(GAME_ROUND, Rules()), rounds=20, iterations=1, warmup_rounds=1
@@ -287,6 +322,7 @@ def main() -> None:
         "ours": play_ours(OUR_HANDS, policy_seed=99) / OUR_HANDS,
         "ours_default": play_ours(OUR_HANDS, Rules(), policy_seed=99) / OUR_HANDS,
         "ours_generic": play_ours_generic(OUR_HANDS, policy_seed=99) / OUR_HANDS,
+        "ours_natural": play_ours_natural(OUR_HANDS, policy_seed=99) / OUR_HANDS,
     }
     runs = iter(range(10**6))
     gm = best_cpu(
@@ -295,6 +331,7 @@ def main() -> None:
             "ours": lambda: play_ours(OUR_HANDS, seed0=next(runs) * OUR_HANDS),
             "ours_default": lambda: play_ours(OUR_HANDS, Rules(), seed0=next(runs) * OUR_HANDS),
             "ours_generic": lambda: play_ours_generic(OUR_HANDS, seed0=next(runs) * OUR_HANDS),
+            "ours_natural": lambda: play_ours_natural(OUR_HANDS, seed0=next(runs) * OUR_HANDS),
         },
         n=RUNS,
     )
@@ -303,6 +340,7 @@ def main() -> None:
         "ours": OUR_HANDS / gm["ours"],
         "ours_default": OUR_HANDS / gm["ours_default"],
         "ours_generic": OUR_HANDS / gm["ours_generic"],
+        "ours_natural": OUR_HANDS / gm["ours_natural"],
     }
 
     from importlib.metadata import version
@@ -340,6 +378,7 @@ def main() -> None:
         ("ours", f"triple_draw Hand, PokerKit-like rules ({OUR_HANDS:,}/run)"),
         ("ours_default", f"triple_draw Hand, default Rules() ({OUR_HANDS:,}/run)"),
         ("ours_generic", f"triple_draw legal_actions()+apply(), PokerKit-like ({OUR_HANDS:,})"),
+        ("ours_natural", f"triple_draw natural agent loop, PokerKit-like ({OUR_HANDS:,})"),
     ]
     for key, label in grows:
         r = game_rate[key]

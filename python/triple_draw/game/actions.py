@@ -147,7 +147,7 @@ def Raise(amount: int | None = None) -> Action:  # noqa: N802
 
 def Discard(cards: Any = ()) -> Action:  # noqa: N802
     """A draw: discard ``cards`` (text like ``"7h 2c"``, ids or Card objects); none = pat."""
-    return Action("discard", None, tuple(to_ids(cards)))
+    return make_action("discard", None, tuple(sorted(to_ids(cards))))  # (ids: well-formed)
 
 
 def _picker(pos: tuple[int, ...]) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from triple_draw._core import Card as _Card
 from triple_draw.errors import CardError
 
 __all__ = ["CARD_TEXT", "UNKNOWN", "card_text", "cards_text", "to_id", "to_ids", "to_maybe_ids"]
@@ -79,12 +80,18 @@ def to_maybe_ids(cards: Any) -> list[int | None]:
     if cards is None:
         return []
     kind = type(cards)
-    if kind is list or kind is tuple:  # ids already (replays, bots): nothing to convert
+    if kind is list or kind is tuple:  # ids or the compiled core's Cards: read directly
+        out: list[int | None] = []
         for c in cards:
-            if type(c) is not int or not 0 <= c < 52:
+            t = type(c)
+            if t is int and 0 <= c < 52:
+                out.append(c)
+            elif t is _Card:
+                out.append(c.id)
+            else:
                 break
         else:
-            return list(cards)
+            return out
     if isinstance(cards, str):
         return [None if t == "??" else _TEXT_ID[t] for t in _tokens(cards)]
     if isinstance(cards, (bytes, dict)) or not hasattr(cards, "__iter__"):
