@@ -30,7 +30,7 @@ from triple_draw.game.cards import CARD_TEXT, UNKNOWN
 from triple_draw.game.hand import Hand
 from triple_draw.game.phase import BET, OVER, SHOWDOWN
 from triple_draw.game.rules import MAX_PLAYERS, Rules
-from triple_draw.histories._common import places
+from triple_draw.histories._common import _PLACES, places
 from triple_draw.histories._record import Line, RecordError, SiteRecord
 
 __all__ = ["replay", "SITE_RULES", "chip_unit", "site_rules"]
@@ -97,11 +97,18 @@ def chip_unit(rec: SiteRecord) -> Decimal:
     for s in rec.seats:
         if places(s.stack) > most:
             most = places(s.stack)
+    known = _PLACES.get  # (places() of the amounts read so far, without the call)
     for ln in rec.lines:
-        if ln.amount is not None and places(ln.amount) > most:
-            most = places(ln.amount)
-        if ln.to is not None and places(ln.to) > most:
-            most = places(ln.to)
+        a = ln.amount
+        if a is not None:
+            p = known(a)
+            if p is None:
+                p = places(a)
+            if p > most:
+                most = p
+        a = ln.to
+        if a is not None and places(a) > most:
+            most = places(a)
     return _UNITS[most] if most < len(_UNITS) else Decimal(1).scaleb(-most)
 
 
@@ -112,10 +119,17 @@ _UNITS = [Decimal(1).scaleb(-k) for k in range(8)]
 _Chips = Callable[..., int]
 
 
+#: unit -> amount -> chips, for :func:`_chips` (a whole number of chips only)
+_CHIPS: dict[Decimal, dict[Decimal, int]] = {}
+
+
 def _chips(unit: Decimal) -> _Chips:
     """The converter of a record's amounts into chips of ``unit`` (a closure: it runs
-    for nearly every line of every hand imported)."""
-    cache: dict[Decimal, int] = {}
+    for nearly every line of every hand imported). The amounts converted are kept per
+    unit across hands (a file repeats its stakes and most of its stacks)."""
+    cache = _CHIPS.get(unit)
+    if cache is None or len(cache) >= 65536:
+        cache = _CHIPS[unit] = {}
     get = cache.get
 
     def chips(amount: Decimal, ln: Line | None = None) -> int:
