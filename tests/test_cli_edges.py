@@ -520,3 +520,19 @@ def test_an_environment_without_its_extra_is_a_missing_extra_error(
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert "extra:" in p.stdout and "pip install 'triple_draw[" in p.stdout
+
+
+def test_a_match_of_a_trillion_hands_is_refused_up_front_in_one_line() -> None:
+    """``match`` plays in one process: a run estimated over 7 days is refused before it
+    starts, as ``simulate``'s is (the speed measured on a few hundred hands)."""
+    argv = ["match", "random", "random", "--hands", str(10**12), "--no-progress"]
+    t0 = time.monotonic()
+    p = subprocess.run(
+        [sys.executable, "-m", "triple_draw", *argv], capture_output=True, text=True, timeout=120
+    )
+    assert time.monotonic() - t0 < 60
+    assert p.returncode == 2 and p.stdout == "", p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in p.stderr, p.stderr
+    assert "--hands 1000000000000: at the " in lines[0] and "1 worker would take about" in lines[0]
+    assert "refuses runs over 7.0 days (fewer --hands, or the library's function" in lines[0]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from triple_draw._cli_common import JSON_SCHEMA_VERSION, UsageError, _print_json
@@ -590,13 +590,9 @@ STATUS_EVERY = 600.0
 def _measure_rate(bots: list[Any], rules: Any, args: argparse.Namespace) -> float:
     """Hands a second one worker plays with these bots, rules and ``--chunk-size`` (its
     per-chunk cost included), from about 0.2 s of play in this process."""
-    import time
-
     from triple_draw.simulation import simulate
 
-    played, elapsed, k = 0, 0.0, 8
-    while elapsed < 0.2 and k <= 1 << 20:
-        t0 = time.perf_counter()
+    def play(k: int) -> int:
         simulate(
             bots,
             k,
@@ -607,8 +603,21 @@ def _measure_rate(bots: list[Any], rules: Any, args: argparse.Namespace) -> floa
             chunk_size=min(args.chunk_size, k),
             core=args.core,
         )
+        return k
+
+    return _rate_of(play)
+
+
+def _rate_of(play: Callable[[int], int]) -> float:
+    """Hands a second of ``play(k)`` (which plays about ``k`` hands and returns how many
+    it played), from about 0.2 s of play in this process."""
+    import time
+
+    played, elapsed, k = 0, 0.0, 8
+    while elapsed < 0.2 and k <= 1 << 20:
+        t0 = time.perf_counter()
+        played += play(k)
         elapsed += time.perf_counter() - t0
-        played += k
         k *= 2
     return played / max(elapsed, 1e-9)
 
@@ -628,9 +637,15 @@ def _parallel(args: argparse.Namespace, chunks: int) -> int:
     return max(1, min(n, chunks))
 
 
-def _check_duration(args: argparse.Namespace, rate: float, chunks: int) -> float:
+def _check_duration(
+    args: argparse.Namespace,
+    rate: float,
+    chunks: int,
+    instead: str = "fewer --hands, more --workers, a larger --chunk-size",
+) -> float:
     """The run's expected seconds at ``rate`` hands/s a worker, every worker busy; a
-    ``UsageError`` if that exceeds :data:`MAX_RUN_SECONDS`."""
+    ``UsageError`` if that exceeds :data:`MAX_RUN_SECONDS` (``instead``: what the user
+    can do about it)."""
     workers = _parallel(args, chunks)
     seconds: float = args.hands / (max(rate, 1e-9) * workers)
     if seconds > MAX_RUN_SECONDS:
@@ -638,8 +653,8 @@ def _check_duration(args: argparse.Namespace, rate: float, chunks: int) -> float
             f"--hands {args.hands}: at the {rate:,.0f} hands/s a worker measured just now, "
             f"{workers} worker{'s' if workers > 1 else ''} would take about "
             f"{_duration(seconds)}; the command line refuses runs over "
-            f"{_duration(MAX_RUN_SECONDS)} (fewer --hands, more --workers, a larger "
-            "--chunk-size, or triple_draw.simulate() in a program)"
+            f"{_duration(MAX_RUN_SECONDS)} ({instead}, or the library's function in a "
+            "program)"
         )
     return seconds
 
@@ -690,6 +705,22 @@ def _cmd_match(args: argparse.Namespace) -> int:
     except ArgumentError as e:
         raise UsageError(f"BOT: {e}") from None
     rules = _table_rules(args, n)
+    if args.hands >= CALIBRATE_FROM:  # (a match plays in this one process)
+
+        def play(k: int) -> int:
+            return match(
+                bots, k, seed=k, rules=rules, stack=args.stack, chunk_size=args.chunk_size,
+                core=args.core,
+            ).hands  # fmt: skip
+
+        rate = _rate_of(play)
+        one = argparse.Namespace(hands=args.hands, workers=1, executor=None)
+        seconds = _check_duration(one, rate, 1, instead="fewer --hands")
+        if seconds >= ESTIMATE_FROM:
+            sys.stderr.write(
+                f"{PROG} match: {args.hands:,} hands will take about {_duration(seconds)} "
+                f"(about {rate:,.0f} hands/s, measured just now); Ctrl-C stops the run\n"
+            )
     result = match(
         bots,
         args.hands,
