@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from triple_draw.errors import ArgumentTypeError, HistoryError, TripleDrawError
 from triple_draw.game.hand import Hand
@@ -208,11 +208,11 @@ def load(source: Any, *, rules: Rules | None = None) -> Imported:
         for item in _iter(split_hands(text), name, _options(rules)):
             kind = type(item)
             if kind is SiteHand:
-                hands.append(cast(SiteHand, item))
+                hands.append(item)  # type: ignore[arg-type]
             elif kind is Refused:
-                refused.append(cast(Refused, item))
+                refused.append(item)  # type: ignore[arg-type]
             else:
-                skipped.append(cast(Skipped, item))
+                skipped.append(item)  # type: ignore[arg-type]
     finally:
         if paused:
             gc.enable()
@@ -274,31 +274,40 @@ def read_hand(
         return Refused(
             rec.hand_id if rec else _hand_id(lines[0]), site, f"line {first}: {e}", first
         )
-    dealt = [s for s in rec.seats if s.dealt]
     hero_seat = names.index(rec.hero) if rec.hero in names else None
     r = hand.rules
+    blinds = _BLINDS.get((r.small_blind, r.big_blind, unit))
+    if blinds is None:
+        blinds = (r.small_blind * unit, r.big_blind * unit)
+        if len(_BLINDS) < 4096:
+            _BLINDS[r.small_blind, r.big_blind, unit] = blinds
+    # (positional: one SiteHand per hand imported; the order of its fields)
     return SiteHand(
-        site=site,
-        hand_id=rec.hand_id,
-        players=tuple(names),
-        chip_unit=unit,
-        hand=hand,
-        seat_numbers=tuple(s.number for s in dealt),
-        hero=rec.hero,
-        hero_seat=hero_seat,
-        table=rec.table,
-        max_seats=rec.max_seats,
-        small_bet=rec.small_bet,
-        big_bet=rec.big_bet,
-        small_blind=r.small_blind * unit,
-        big_blind=r.big_blind * unit,
-        currency=rec.currency,
-        date=rec.date,
-        tournament_id=rec.tournament_id,
-        level=rec.level,
-        buy_in=rec.buy_in,
-        line=first,
+        site,
+        rec.hand_id,
+        tuple(names),
+        unit,
+        hand,
+        tuple([s.number for s in rec.seats if s.dealt]),
+        rec.hero,
+        hero_seat,
+        rec.table,
+        rec.max_seats,
+        rec.small_bet,
+        rec.big_bet,
+        blinds[0],
+        blinds[1],
+        rec.currency,
+        rec.date,
+        rec.tournament_id,
+        rec.level,
+        rec.buy_in,
+        first,
     )
+
+
+#: (small blind, big blind, chip unit) -> the blinds in money, for :func:`read_hand`
+_BLINDS: dict[tuple[int, int, Decimal], tuple[Decimal, Decimal]] = {}
 
 
 def _reason(e: RecordError, rec: SiteRecord | None, first: int, header: str) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 from triple_draw.errors import TripleDrawError
 from triple_draw.game.cards import CARD_TEXT, UNKNOWN
 from triple_draw.game.hand import Hand
-from triple_draw.game.phase import BET, OVER, SHOWDOWN
+from triple_draw.game.phase import BET, DRAW, OVER, SHOWDOWN
 from triple_draw.game.rules import MAX_PLAYERS, Rules
 from triple_draw.histories._common import _PLACES, places
 from triple_draw.histories._record import Line, RecordError, SiteRecord
@@ -330,7 +330,10 @@ def replay(
             )
         try:
             if kind == "draw":
-                _draw(hand, ln)
+                if phase == DRAW and ln.cards is None and ln.kept is None:
+                    hand.discard(_UNKNOWN[ln.count or 0])  # another player's draw: unseen
+                else:
+                    _draw(hand, ln)
             elif phase != BET:
                 raise RecordError(f"{ln.name} must draw now, not bet", ln.lineno, ln.text)
             elif kind == "fold":
