@@ -38,12 +38,15 @@ nodes and its decisions into OpenSpiel actions.
   3 + m discard (bit i of m throws the i-th lowest card). Chance outcomes are card ids.
 - **Returns**: the chips each seat won or lost (``hand.result.net``), zero-sum.
 - **Observations**: the observation tensor is the vector of
-  :mod:`triple_draw.envs.encoding` (what ``hand.view(seat)`` holds plus the seat's own
-  discards); the observation string says the same in words. The information state
-  (perfect recall) adds the sequence of every decision as the seat saw it (other
-  players' discards as counts only) and the seat's own cards after the deal and each
-  draw. Neither ever holds another seat's cards or discards, nor the stub; both strings
-  end with the hands shown at the showdown, each in card order.
+  :mod:`triple_draw.envs.encoding` (what ``hand.view(seat)`` holds but the hands shown at
+  the showdown, plus the seat's own discards). The information state (perfect recall)
+  adds the seat's own cards after the deal and after each draw, and every decision in
+  order as the seat saw it (another player's discard as a count only). Each string says
+  what its tensor holds in words, and nothing more: two states give a seat the same
+  string exactly when they give him the same tensor. So neither tells how many cards the
+  others have been dealt so far at a chance node, the order in which the seat got his own
+  cards, or the hands shown at the showdown. Neither ever holds another seat's cards or
+  discards, nor the stub.
 - **Serialisation**: OpenSpiel's (the history of actions): every card comes from a
   chance outcome, so replaying the history rebuilds the state exactly.
 - :meth:`TripleDrawState.resample_from_infostate` deals the unseen cards anew
@@ -517,47 +520,45 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         )
 
     def _observation_string(self, seat: int, private: bool = True) -> str:
+        """The observation tensor's facts in words, and no others: two states give a seat
+        the same string exactly when they give it the same tensor."""
         pub = self._public()
         n = self._g.n
-        if self.hand is None:
-            head = "deal"
-        elif pub.phase == "over":
-            head = "over"
-        else:
-            head = f"{pub.phase} {pub.street + 1}"
+        head = "deal" if self.hand is None else f"{pub.phase} {pub.street + 1}"
         actor = "-" if pub.actor is None else str(pub.actor)
-        out = [f"p{seat} {head} actor {actor} pot {sum(pub.committed)} level {pub.bet_level}"]
-        if private:
-            out.append("cards " + "".join(CARD_TEXT[c] for c in sorted(self._own_cards(seat))))
-            out.append("thrown " + "".join(CARD_TEXT[c] for c in sorted(self._discards[seat])))
         betting = pub.phase == "bet"
+        out = f"p{seat} {head} actor {actor} pot {sum(pub.committed)}"
+        if betting:
+            r = pub.raises
+            out += f" level {pub.bet_level} raises {r if r < 5 else '5+'}"
+        parts = [out]
+        if private:
+            parts.append("cards " + "".join(CARD_TEXT[c] for c in sorted(self._own_cards(seat))))
+            # the tensor marks each card thrown once, however often
+            parts.append(
+                "thrown " + "".join(CARD_TEXT[c] for c in sorted(set(self._discards[seat])))
+            )
         for j in range(n):
             flags = ("F" if pub.folded[j] else "") + ("B" if j == pub.button else "")
             bet = pub.bets[j] if betting else 0
             draws = ",".join(str(k) for k in self._draws[j])
-            out.append(f"s{j}{flags} {pub.stacks[j]}/{bet}/{pub.committed[j]} d[{draws}]")
-        out.extend(self._showdown())
-        return " | ".join(out)
-
-    def _showdown(self) -> list[str]:
-        """The hands shown at the showdown (public, as in ``hand.view``), each in card
-        order: the order a seat holds his cards in says when he got them, which a shown
-        hand does not tell."""
-        h = self.hand
-        res = None if h is None else h.result
-        if res is None:
-            return []
-        return [
-            f"s{e.seat} shows {''.join(sorted(e.cards, key=_CARD_ID.__getitem__))}"
-            for e in res.showdown
-            if e.cards
-        ]
+            parts.append(f"s{j}{flags} {pub.stacks[j]}/{bet}/{pub.committed[j]} d[{draws}]")
+        return " | ".join(parts)
 
     def _info_string(self, seat: int, private: bool = True) -> str:
-        tokens = []
-        for j, public, secret in self._events:
-            tokens.append(f"{j}:{secret if private and j == seat else public}")
-        return " | ".join([f"p{seat} " + " ".join(tokens), *self._showdown()])
+        """The information state tensor's facts in words, and no others: the observation,
+        the seat's own cards after the deal and after each draw (``private``), and every
+        decision in order (a discard as its count)."""
+        parts = [self._observation_string(seat, private)]
+        if private:
+            held = self._held[seat][:4]
+            parts.append("hands " + " ".join("".join(CARD_TEXT[c] for c in h) for h in held))
+        parts.append(
+            " ".join(
+                f"{j}:{public}" for j, public, _secret in self._events if public[0] not in "d+"
+            )
+        )
+        return " | ".join(parts)
 
     # -- search ------------------------------------------------------------------------------
 
