@@ -246,3 +246,38 @@ def test_strings_and_tensors_carry_the_same_information(params: dict) -> None:
         assert pairs.shared[kind] > 0, (kind, pairs.shared)
     if n >= 6:
         assert pairs.shared["serve after a reshuffle"] > 0, pairs.shared
+
+
+@pytest.mark.parametrize("procedure", ["declare-then-deal", "immediate"])
+def test_own_hands_are_his_cards_after_the_deal_and_each_draw(procedure: str) -> None:
+    """The information state's own hands: the five cards after the deal and after each
+    of his draws, the replacements included even where, under declare-then-deal, the
+    engine holds them back until the last player has declared."""
+    from open_spiel.python.observation import make_observation
+
+    game = load({"players": 3, "stacks": 100, "draw_procedure": procedure})
+    obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    rng = random.Random(12)
+    drew = 0
+    for _ in range(10):
+        state = game.new_initial_state()
+        for a in random_history(game, rng):
+            state.apply_action(a)
+        cur: dict[int, set[int]] = {}
+        snaps: dict[int, list[list[int]]] = {s: [] for s in range(3)}
+        for e in state.hand.history:
+            cards = {encoding._TEXT_ID[c] for c in e.cards or ()}
+            if e.kind == "deal":
+                cur[e.seat] = cards
+            elif e.kind == "discard":
+                snaps[e.seat].append(sorted(cur[e.seat]))
+                cur[e.seat] -= cards
+            elif e.kind == "draw":
+                cur[e.seat] |= cards
+        for s in range(3):
+            rows = [*snaps[s], sorted(cur[s])] if snaps[s] else [sorted(cur[s])]
+            drew += len(rows) - 1
+            obs.set_from(state, s)
+            got = [np.flatnonzero(r).tolist() for r in obs.dict["own_hands"] if r.any()]
+            assert got == rows
+    assert drew > 30

@@ -410,9 +410,12 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
             got.append(a)
             self._events.append((seat, "+", "+" + CARD_TEXT[a]))
             if len(got) == len(cards):
+                # his cards after the draw (under declare-then-deal the engine holds the
+                # replacements back until the last player has declared)
+                kept = [c for c in h.hole_ids(seat) if c not in cards]
                 h.discard(cards, receive=got)
                 self._pending = None
-                self._held[seat].append(tuple(sorted(h.hole_ids(seat))))
+                self._held[seat].append(tuple(sorted(kept + got)))
                 self._auto()
             return
         seat = h.actor
