@@ -298,6 +298,7 @@ class _Core:
         "hand",
         "held",
         "held_ones",
+        "outcomes",
         "pending",
     )
 
@@ -311,6 +312,9 @@ class _Core:
         self.dealt: tuple[int, ...] = ()
         #: (seat, discarded cards, replacements dealt so far) while replacements are dealt
         self.pending: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
+        #: (pending, the cards it may receive next): the engine's answer, asked once per
+        #: replacement card (the chance outcomes, then the check of the one applied)
+        self.outcomes: tuple[Any, tuple[int, ...]] | None = None
         #: per seat: every card he threw; the cards he drew at each draw (the automatic
         #: stand-pats of the num_draws reduction included); his cards after the deal and
         #: after each of his draws
@@ -333,6 +337,7 @@ class _Core:
         new.actions = self.actions.copy()
         new.dealt = self.dealt
         new.pending = self.pending
+        new.outcomes = self.outcomes
         new.discards = self.discards.copy()
         new.draws = self.draws.copy()
         new.held = self.held.copy()
@@ -413,8 +418,19 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
             return [c for c in range(52) if c not in dealt]
         if s.pending is None:
             return []
+        return list(self._receivable())
+
+    def _receivable(self) -> tuple[int, ...]:
+        """The cards the discard being served may receive next, sorted."""
+        s = self._s
+        known = s.outcomes
+        if known is not None and known[0] is s.pending:
+            return known[1]
+        assert s.pending is not None and s.hand is not None
         _seat, cards, got = s.pending
-        return sorted(s.hand.receivable(cards, got))
+        outs = tuple(sorted(s.hand.receivable(cards, got)))
+        s.outcomes = (s.pending, outs)
+        return outs
 
     def _apply_action(self, action: int) -> None:
         a = int(action)
@@ -441,7 +457,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
             return
         if s.pending is not None:  # a replacement card
             seat, cards, got = s.pending
-            if a not in h.receivable(cards, got):
+            if a not in self._receivable():
                 raise IllegalActionError(f"seat {seat} cannot receive card {a} now")
             got += (a,)
             if len(got) < len(cards):
