@@ -294,3 +294,19 @@ def test_serialised_states_replay() -> None:
         text = pyspiel.serialize_game_and_state(game, state)
         _game, back = pyspiel.deserialize_game_and_state(text)
         assert snapshot(back) == snapshot(state)
+
+
+def test_new_initial_states_are_independent() -> None:
+    """New initial states share one core until their first action (a clone starts from
+    one): applying an action to one changes no other."""
+    game = load({"players": 2})
+    fresh = snapshot(game.new_initial_state())
+    a, b = game.new_initial_state(), game.new_initial_state()
+    c = a.clone()
+    a.apply_action(7)
+    c.apply_action(9)
+    assert snapshot(b) == fresh and snapshot(game.new_initial_state()) == fresh
+    assert a.history() == [7] and c.history() == [9]
+    with pytest.raises(tos.TripleDrawError):
+        b.apply_action(52)
+    assert snapshot(b) == fresh and snapshot(game.new_initial_state()) == fresh

@@ -230,6 +230,9 @@ class TripleDrawGame(pyspiel.Game):  # type: ignore[misc]
         self.dec_width = n + 3 + 6
         self.dec_base = self.obs_size + 4 * 52
         self.info_size = self.dec_base + self.max_decisions * self.dec_width
+        #: the core of every new initial state, shared until its first action (a clone
+        #: starts from a new initial state, whose core it replaces at once)
+        self.initial_core = _Core(self)
 
     def _template(self) -> Hand:
         """A hand of this game before any card is seen: its public state is the state of
@@ -363,7 +366,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: TripleDrawGame) -> None:
         super().__init__(game)
-        self._s = _Core(game)
+        self._s = game.initial_core  # shared: _apply_action copies it first
 
     @property
     def _g(self) -> TripleDrawGame:
@@ -434,6 +437,9 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         a = int(action)
+        s = self._s
+        if s is s.game.initial_core:  # shared: a core changes only in _apply, below
+            self._s = s.__deepcopy__(None)
         self._apply(a)
         self._s.actions.append(a)
 
