@@ -49,6 +49,10 @@ nodes and its decisions into OpenSpiel actions.
   discards, nor the stub.
 - **Serialisation**: OpenSpiel's (the history of actions): every card comes from a
   chance outcome, so replaying the history rebuilds the state exactly.
+- **Speed**: ``state.clone()`` costs about one :meth:`Hand.copy` (pyspiel deep-copies a
+  Python state's attributes, here one whose copy is cheap), and the state answers
+  ``information_state_tensor`` and ``observation_tensor`` itself (the values of pyspiel's
+  path, which builds a new initial state at every call to learn the size).
 - :meth:`TripleDrawState.resample_from_infostate` deals the unseen cards anew
   consistently with what the player saw (for ISMCTS): his view of the hand, written as
   PHH with the cards he did not see ``??``, is dealt in full by
