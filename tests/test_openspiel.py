@@ -115,6 +115,14 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
         with pytest.raises(TripleDrawError):
             state.apply_action(bad)
     assert state.hand.to_dict() == before and state.history() == history
+    while not state.hand.in_draw:
+        state.apply_action(encoding.CHECK_CALL)
+    before = state.hand.to_dict()
+    history = state.history()
+    for bad in (35, 99, 0, 2):  # out of range, betting actions in a draw
+        with pytest.raises(TripleDrawError):
+            state.apply_action(bad)
+    assert state.hand.to_dict() == before and state.history() == history
 
 
 def test_chance_nodes_are_the_engines_deals() -> None:

@@ -483,7 +483,9 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
             return
         seat = h.actor
         if a >= enc.DISCARD_OFFSET:
-            if not h.in_draw or a >= enc.N_ACTIONS:
+            if a >= enc.N_ACTIONS:
+                raise IllegalActionError(f"illegal action {a}: actions are 0..{enc.N_ACTIONS - 1}")
+            if not h.in_draw:
                 raise IllegalActionError(f"illegal action {a}: seat {seat} is betting")
             cards = tuple(enc.discard_cards(h.hole_ids(seat), a - enc.DISCARD_OFFSET))
             k = len(cards)
