@@ -115,6 +115,14 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
         with pytest.raises(TripleDrawError):
             state.apply_action(bad)
     assert state.hand.to_dict() == before and state.history() == history
+    while not state.hand.in_draw:
+        state.apply_action(encoding.CHECK_CALL)
+    before = state.hand.to_dict()
+    history = state.history()
+    for bad in (35, 99, 0, 2):  # out of range, betting actions in a draw
+        with pytest.raises(TripleDrawError):
+            state.apply_action(bad)
+    assert state.hand.to_dict() == before and state.history() == history
 
 
 def test_chance_nodes_are_the_engines_deals() -> None:
@@ -211,6 +219,12 @@ def test_observations_hold_only_what_the_seat_may_know() -> None:
     assert checked > 10
 
 
+def own_cards(hand, seat: int) -> set[str]:
+    """Every card ``seat`` was dealt, threw or received (text)."""
+    kinds = ("deal", "discard", "draw")
+    return {c for e in hand.history if e.seat == seat and e.kind in kinds for c in e.cards or ()}
+
+
 def test_information_state_never_shows_others_cards() -> None:
     """Another seat's cards appear in a seat's strings only once shown at the showdown."""
     game = load({"players": 3, "stacks": 100})
@@ -221,10 +235,7 @@ def test_information_state_never_shows_others_cards() -> None:
         shown = {c for e in state.hand.result.showdown if e.cards for c in e.cards}
         shown_seen |= bool(shown)
         for p in range(3):
-            own = set()
-            for j, _public, secret in state._events:
-                if j == p:
-                    own.update(secret[i : i + 2] for i in range(1, len(secret) - 1, 2))
+            own = own_cards(state.hand, p)
             for text in (state.information_state_string(p), state.observation_string(p)):
                 for q in range(3):
                     for c in [*state.hand.hole_text(q), *state.hand.discards(q)]:
@@ -243,9 +254,8 @@ def test_serialization_and_clones() -> None:
     assert state2.hand.to_dict() == state.hand.to_dict()
     clone = state.clone()
     assert clone.hand.to_dict() == state.hand.to_dict() and clone.hand is not state.hand
-    # a clone made where no copy of the hand is cached (another process) replays it
-    data = pickle.dumps(state._hr)
-    tos._CLONES.clear()
+    # what OpenSpiel pickles (the state's attributes) replays the actions
+    data = pickle.dumps(state._s)
     assert pickle.loads(data).hand.to_dict() == state.hand.to_dict()
 
 

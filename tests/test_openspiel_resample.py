@@ -130,7 +130,8 @@ def test_the_other_seats_cards_vary_and_never_take_his() -> None:
     p = state.current_player()
     q = 1 - p
     # every card he held, threw or received is his: nobody else may be dealt it
-    his = {a for j, _pub, secret in state._events if j == p for a in _cards(secret)}
+    kinds = ("deal", "discard", "draw")
+    his = {c for e in state.hand.history if e.seat == p and e.kind in kinds for c in e.cards or ()}
     rng = random.Random(4)
     hands = set()
     for _ in range(60):
@@ -298,14 +299,6 @@ def test_ismcts_uses_the_resampler_by_default() -> None:
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 6, random_state=rng)
     state = play(game, random.Random(1), lambda s: s.hand is not None and not s.is_chance_node())
     assert bot.step(state) in state.legal_actions()
-
-
-def _cards(token: str) -> list[str]:
-    """The card texts of a seat's own event token (``d7h``, ``+2c``, ``x7h5d``; a bet
-    names none)."""
-    if token[0] not in "d+x":
-        return []
-    return [token[i : i + 2] for i in range(1, len(token) - 1, 2)]
 
 
 def test_a_completion_the_game_cannot_deal_is_refused_not_replaced_by_the_truth() -> None:

@@ -38,14 +38,21 @@ nodes and its decisions into OpenSpiel actions.
   3 + m discard (bit i of m throws the i-th lowest card). Chance outcomes are card ids.
 - **Returns**: the chips each seat won or lost (``hand.result.net``), zero-sum.
 - **Observations**: the observation tensor is the vector of
-  :mod:`triple_draw.envs.encoding` (what ``hand.view(seat)`` holds plus the seat's own
-  discards); the observation string says the same in words. The information state
-  (perfect recall) adds the sequence of every decision as the seat saw it (other
-  players' discards as counts only) and the seat's own cards after the deal and each
-  draw. Neither ever holds another seat's cards or discards, nor the stub; both strings
-  end with the hands shown at the showdown, each in card order.
+  :mod:`triple_draw.envs.encoding` (what ``hand.view(seat)`` holds but the hands shown at
+  the showdown, plus the seat's own discards). The information state (perfect recall)
+  adds the seat's own cards after the deal and after each draw, and every decision in
+  order as the seat saw it (another player's discard as a count only). Each string says
+  what its tensor holds in words, and nothing more: two states give a seat the same
+  string exactly when they give him the same tensor. So neither tells how many cards the
+  others have been dealt so far at a chance node, the order in which the seat got his own
+  cards, or the hands shown at the showdown. Neither ever holds another seat's cards or
+  discards, nor the stub.
 - **Serialisation**: OpenSpiel's (the history of actions): every card comes from a
   chance outcome, so replaying the history rebuilds the state exactly.
+- **Speed**: ``state.clone()`` costs about one :meth:`Hand.copy` (pyspiel deep-copies a
+  Python state's attributes, here one whose copy is cheap), and the state answers
+  ``information_state_tensor`` and ``observation_tensor`` itself (the values of pyspiel's
+  path, which builds a new initial state at every call to learn the size).
 - :meth:`TripleDrawState.resample_from_infostate` deals the unseen cards anew
   consistently with what the player saw (for ISMCTS): his view of the hand, written as
   PHH with the cards he did not see ``??``, is dealt in full by
@@ -54,10 +61,8 @@ nodes and its decisions into OpenSpiel actions.
 
 from __future__ import annotations
 
-import itertools
-import os
 import random
-from collections import OrderedDict
+from array import array
 from typing import Any
 
 import numpy as np
@@ -216,9 +221,22 @@ class TripleDrawGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(_GAME_TYPE, info, full)
         self.key = tuple(sorted(full.items()))
         _GAMES.setdefault(self.key, self)
-        sb = self._template().small_blind_seat
+        template = self._template()
+        sb = template.small_blind_seat
         assert sb is not None  # the template deals the usual blinds
         self.deal_order = tuple((sb + p) % n for p in range(n))
+        #: the public state of the table during the deal (read only)
+        self.deal_public = _DealPublic(template)
+        self.scale = 1.0 / total
+        #: the information state tensor: the observation, the own hands (4 x 52), the
+        #: decisions (max_decisions rows of ``dec_width``)
+        self.obs_size = enc.observation_size(n)
+        self.dec_width = n + 3 + 6
+        self.dec_base = self.obs_size + 4 * 52
+        self.info_size = self.dec_base + self.max_decisions * self.dec_width
+        #: the core of every new initial state, shared until its first action (a clone
+        #: starts from a new initial state, whose core it replaces at once)
+        self.initial_core = _Core(self)
 
     def _template(self) -> Hand:
         """A hand of this game before any card is seen: its public state is the state of
@@ -235,65 +253,13 @@ class TripleDrawGame(pyspiel.Game):  # type: ignore[misc]
 
 
 _GAMES: dict[tuple[tuple[str, Any], ...], TripleDrawGame] = {}
-#: hands of states being cloned: OpenSpiel clones a Python state by pickling its
-#: attributes, and a hand pickles as a validated document (slow); within one process a
-#: clone takes a copy of the hand from here instead (bounded; a missing entry, as in
-#: another process, is rebuilt by replaying the state's actions)
-_CLONES: OrderedDict[int, Hand] = OrderedDict()
-_CLONES_MAX = 4096
-_next_token = itertools.count()
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def _game_for(key: tuple[tuple[str, Any], ...]) -> TripleDrawGame:
     g = _GAMES.get(key)
     return TripleDrawGame(dict(key)) if g is None else g
-
-
-class _GameRef:
-    """The game of a state, pickled as its parameters."""
-
-    __slots__ = ("game",)
-
-    def __init__(self, game: TripleDrawGame) -> None:
-        self.game = game
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_game_ref, (self.game.key,))
-
-
-def _game_ref(key: tuple[tuple[str, Any], ...]) -> _GameRef:
-    return _GameRef(_game_for(key))
-
-
-class _HandRef:
-    """The engine hand of a state (see ``_CLONES``); ``actions`` is the state's list of
-    applied actions, to rebuild the hand where no copy is at hand."""
-
-    __slots__ = ("actions", "hand", "key")
-
-    def __init__(self, hand: Hand | None, key: Any, actions: list[int]) -> None:
-        self.hand = hand
-        self.key = key
-        self.actions = actions
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        if self.hand is None:
-            return (_HandRef, (None, self.key, self.actions))
-        token = next(_next_token)
-        _CLONES[token] = self.hand.copy()
-        if len(_CLONES) > _CLONES_MAX:
-            _CLONES.popitem(last=False)
-        return (_hand_ref, (token, os.getpid(), self.key, self.actions))
-
-
-def _hand_ref(token: int, pid: int, key: Any, actions: list[int]) -> _HandRef:
-    h = _CLONES.get(token) if pid == os.getpid() else None
-    if h is not None:
-        return _HandRef(h.copy(), key, actions)
-    st = TripleDrawState(_game_for(key))
-    for a in actions:
-        st._apply_action(a)
-    return _HandRef(st.hand, key, actions)
 
 
 class _DealPublic:
@@ -314,51 +280,136 @@ class _DealPublic:
         self.raises = template.raises
 
 
+class _Core:
+    """Everything a state holds, as the state's one attribute.
+
+    OpenSpiel clones a Python state by deep-copying each attribute of its ``__dict__``
+    into a new initial state (``PyState::Clone``): with one attribute whose
+    ``__deepcopy__`` copies the hand with :meth:`Hand.copy`, copies the few lists that
+    grow in place and shares the rest (tuples, strings: replaced, never changed), a
+    clone costs little more than ``Hand.copy``. It pickles (OpenSpiel's serialisation)
+    as the game's parameters and the actions, replayed when loaded.
+
+    Besides the hand it keeps what the engine does not tell a seat, and, for the
+    information state tensor, the positions of the ones that the seats' own hands and
+    the decisions set, kept up to date as actions are applied."""
+
+    __slots__ = (
+        "actions",
+        "dealt",
+        "dec_ones",
+        "decisions",
+        "discards",
+        "draws",
+        "game",
+        "hand",
+        "held",
+        "held_ones",
+        "outcomes",
+        "pending",
+    )
+
+    def __init__(self, game: TripleDrawGame) -> None:
+        n = game.n
+        self.game = game
+        self.hand: Hand | None = None
+        #: every action applied, chance outcomes included
+        self.actions: list[int] = []
+        #: the cards dealt so far, in dealing order (until the hand exists)
+        self.dealt: tuple[int, ...] = ()
+        #: (seat, discarded cards, replacements dealt so far) while replacements are dealt
+        self.pending: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
+        #: (pending, the cards it may receive next): the engine's answer, asked once per
+        #: replacement card (the chance outcomes, then the check of the one applied)
+        self.outcomes: tuple[Any, tuple[int, ...]] | None = None
+        #: per seat: every card he threw; the cards he drew at each draw (the automatic
+        #: stand-pats of the num_draws reduction included); his cards after the deal and
+        #: after each of his draws
+        self.discards: list[tuple[int, ...]] = [()] * n
+        self.draws: list[tuple[int, ...]] = [()] * n
+        self.held: list[tuple[tuple[int, ...], ...]] = [()] * n
+        #: the decisions in order as every seat sees them, ``seat:word`` separated by
+        #: spaces (f, c, r, or x and the number of cards thrown)
+        self.decisions = ""
+        #: per seat, the positions of the ones of the information state tensor: his own
+        #: hands (the first four), and the decisions as he sees them
+        self.held_ones: list[tuple[int, ...]] = [()] * n
+        self.dec_ones: list[list[int]] = [[] for _ in range(n)]
+
+    def __deepcopy__(self, memo: Any) -> _Core:
+        new = _Core.__new__(_Core)
+        new.game = self.game
+        h = self.hand
+        new.hand = None if h is None else h.copy()
+        new.actions = self.actions.copy()
+        new.dealt = self.dealt
+        new.pending = self.pending
+        new.outcomes = self.outcomes
+        new.discards = self.discards.copy()
+        new.draws = self.draws.copy()
+        new.held = self.held.copy()
+        new.decisions = self.decisions
+        new.held_ones = self.held_ones.copy()
+        new.dec_ones = [x.copy() for x in self.dec_ones]
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_replayed, (self.game.key, tuple(self.actions)))
+
+
+def _replayed(key: tuple[tuple[str, Any], ...], actions: tuple[int, ...]) -> _Core:
+    state = TripleDrawState(_game_for(key))
+    for a in actions:
+        state._apply_action(a)
+    return state._s
+
+
 class TripleDrawState(pyspiel.State):  # type: ignore[misc]
     """A state of ``python_triple_draw``: the dealt cards while dealing, then the engine's
     :class:`Hand` (``state.hand``)."""
 
     def __init__(self, game: TripleDrawGame) -> None:
         super().__init__(game)
-        self._gr = _GameRef(game)
-        n = game.n
-        self._dealt: list[int] = []
-        self._actions: list[int] = []
-        self._hr = _HandRef(None, game.key, self._actions)
-        #: (seat, discarded cards, replacements dealt so far) while replacements are dealt
-        self._pending: tuple[int, tuple[int, ...], list[int]] | None = None
-        #: (seat, public token, private token) per decision and card, in order
-        self._events: list[tuple[int, str, str]] = []
-        self._discards: list[list[int]] = [[] for _ in range(n)]
-        self._draws: list[list[int]] = [[] for _ in range(n)]
-        #: each seat's cards after the deal and after each of his draws
-        self._held: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
+        self._s = game.initial_core  # shared: _apply_action copies it first
 
     @property
     def _g(self) -> TripleDrawGame:
-        return self._gr.game
+        return self._s.game
 
     @property
     def hand(self) -> Hand | None:
         """The engine's hand once the cards are dealt (read it; do not drive it)."""
-        return self._hr.hand
+        return self._s.hand
+
+    @property
+    def _pending(self) -> tuple[int, tuple[int, ...], tuple[int, ...]] | None:
+        """(seat, discarded cards, replacements dealt so far) while a discard is served."""
+        return self._s.pending
+
+    def __copy__(self) -> TripleDrawState:
+        return self.clone()  # type: ignore[no-any-return]
+
+    def __deepcopy__(self, memo: Any) -> TripleDrawState:
+        return self.clone()  # type: ignore[no-any-return]
 
     # -- the game tree -----------------------------------------------------------------------
 
     def current_player(self) -> int:
-        h = self.hand
-        if h is None or self._pending is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if h.actor is None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return int(h.actor)
+        s = self._s
+        h = s.hand
+        if h is None or s.pending is not None:
+            return _CHANCE
+        a = h.actor
+        return _TERMINAL if a is None else a
 
     def is_terminal(self) -> bool:
-        return self.hand is not None and self.hand.actor is None
+        h = self._s.hand
+        return h is not None and h.actor is None
 
     def _legal_actions(self, player: int) -> list[int]:
-        h = self.hand
-        if h is None or self._pending is not None or h.actor != player:
+        s = self._s
+        h = s.hand
+        if h is None or s.pending is not None or h.actor != player:
             return []
         return np.flatnonzero(enc.action_mask(h)).tolist()  # type: ignore[no-any-return]
 
@@ -368,84 +419,129 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         return [(c, p) for c in outs]
 
     def _chance_cards(self) -> list[int]:
-        if self.hand is None:
-            dealt = set(self._dealt)
+        s = self._s
+        if s.hand is None:
+            dealt = set(s.dealt)
             return [c for c in range(52) if c not in dealt]
-        if self._pending is None:
+        if s.pending is None:
             return []
-        _s, cards, got = self._pending
-        return sorted(self.hand.receivable(cards, got))
+        return list(self._receivable())
+
+    def _receivable(self) -> tuple[int, ...]:
+        """The cards the discard being served may receive next, sorted."""
+        s = self._s
+        known = s.outcomes
+        if known is not None and known[0] is s.pending:
+            return known[1]
+        assert s.pending is not None and s.hand is not None
+        _seat, cards, got = s.pending
+        outs = tuple(sorted(s.hand.receivable(cards, got)))
+        s.outcomes = (s.pending, outs)
+        return outs
 
     def _apply_action(self, action: int) -> None:
         a = int(action)
+        s = self._s
+        if s is s.game.initial_core:  # shared: a core changes only in _apply, below
+            self._s = s.__deepcopy__(None)
         self._apply(a)
-        self._actions.append(a)
+        self._s.actions.append(a)
 
     def _apply(self, a: int) -> None:
-        g = self._g
+        s = self._s
+        g = s.game
         n = g.n
-        if self.hand is None:  # the deal
-            if a not in self._chance_cards():
+        h = s.hand
+        if h is None:  # the deal
+            if not 0 <= a < 52 or a in s.dealt:
                 raise IllegalActionError(f"card {a} cannot be dealt now")
-            seat = g.deal_order[len(self._dealt) % n]
-            self._dealt.append(a)
-            self._events.append((seat, "d", "d" + CARD_TEXT[a]))
-            if len(self._dealt) == 5 * n:
+            s.dealt += (a,)
+            if len(s.dealt) == 5 * n:
                 hole: list[list[int]] = [[] for _ in range(n)]
-                for i, c in enumerate(self._dealt):
+                for i, c in enumerate(s.dealt):
                     hole[g.deal_order[i % n]].append(c)
-                self._hr.hand = Hand(g.rules, list(g.stacks), g.button, 0, hole_cards=hole)
-                for s in range(n):
-                    self._held[s].append(tuple(sorted(hole[s])))
+                s.hand = Hand(g.rules, list(g.stacks), g.button, 0, hole_cards=hole)
+                for seat in range(n):
+                    self._holds(seat, hole[seat])
                 self._auto()
             return
-        h = self.hand
-        if self._pending is not None:  # a replacement card
-            seat, cards, got = self._pending
-            if a not in self._chance_cards():
+        if s.pending is not None:  # a replacement card
+            seat, cards, got = s.pending
+            if a not in self._receivable():
                 raise IllegalActionError(f"seat {seat} cannot receive card {a} now")
-            got.append(a)
-            self._events.append((seat, "+", "+" + CARD_TEXT[a]))
-            if len(got) == len(cards):
-                h.discard(cards, receive=got)
-                self._pending = None
-                self._held[seat].append(tuple(sorted(h.hole_ids(seat))))
-                self._auto()
+            got += (a,)
+            if len(got) < len(cards):
+                s.pending = (seat, cards, got)
+                return
+            # his cards after the draw (under declare-then-deal the engine holds the
+            # replacements back until the last player has declared)
+            kept = [c for c in h.hole_ids(seat) if c not in cards]
+            h.discard(cards, receive=list(got))
+            s.pending = None
+            self._holds(seat, kept + list(got))
+            self._auto()
             return
         seat = h.actor
         if a >= enc.DISCARD_OFFSET:
+            if a >= enc.N_ACTIONS:
+                raise IllegalActionError(f"illegal action {a}: actions are 0..{enc.N_ACTIONS - 1}")
             if not h.in_draw:
                 raise IllegalActionError(f"illegal action {a}: seat {seat} is betting")
-            cards = enc.discard_cards(h.hole_ids(seat), a - enc.DISCARD_OFFSET)
-            self._discards[seat].extend(cards)
-            self._draws[seat].append(len(cards))
-            self._events.append(
-                (seat, f"x{len(cards)}", "x" + "".join(CARD_TEXT[c] for c in cards))
-            )
+            cards = tuple(enc.discard_cards(h.hole_ids(seat), a - enc.DISCARD_OFFSET))
+            k = len(cards)
+            s.discards[seat] += cards
+            s.draws[seat] += (k,)
+            self._decided(seat, 3 + k, f"x{k}")
             if cards:
-                self._pending = (seat, cards, [])
+                s.pending = (seat, cards, ())
             else:
                 h.discard(())
-                self._held[seat].append(tuple(sorted(h.hole_ids(seat))))
+                self._holds(seat, h.hole_ids(seat))
                 self._auto()
             return
         enc.apply(h, a)
-        self._events.append((seat, _BET_WORDS[a], _BET_WORDS[a]))
+        self._decided(seat, a, _BET_WORDS[a])
         self._auto()
+
+    def _holds(self, seat: int, cards: Any) -> None:
+        """Record ``seat``'s cards after the deal or after one of his draws."""
+        s = self._s
+        held = tuple(sorted(cards))
+        k = len(s.held[seat])
+        s.held[seat] += (held,)
+        if k < 4:
+            base = s.game.obs_size + 52 * k
+            s.held_ones[seat] += tuple(base + c for c in held)
+
+    def _decided(self, seat: int, column: int, word: str) -> None:
+        """Record a decision of ``seat`` (``column``: its action column in a row of the
+        information state tensor's decisions, after the seat's)."""
+        s = self._s
+        g = s.game
+        n = g.n
+        ones = s.dec_ones
+        row = g.dec_base + (len(ones[0]) >> 1) * g.dec_width
+        act = row + n + column
+        for p in range(n):
+            mine = ones[p]
+            mine.append(row + (seat - p) % n)
+            mine.append(act)
+        s.decisions = f"{s.decisions} {seat}:{word}" if s.decisions else f"{seat}:{word}"
 
     def _auto(self) -> None:
         """The ``num_draws`` reduction: past its last draw's betting round every player
         stands pat and checks."""
-        h = self.hand
+        s = self._s
+        h = s.hand
         assert h is not None
-        k = self._g.num_draws
+        k = s.game.num_draws
         if k == 3:
             return
         while h.actor is not None and h.street >= k:
-            s = h.actor
+            seat = h.actor
             if h.in_draw:
                 h.discard(())
-                self._draws[s].append(0)
+                s.draws[seat] += (0,)
             elif h.street > k:
                 h.check_or_call()  # nobody bets in these rounds: always a check
             else:
@@ -465,7 +561,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         m = a - enc.DISCARD_OFFSET
         if m == 0:
             return "stand pat"
-        if h is not None and h.actor == player and h.in_draw and self._pending is None:
+        if h is not None and h.actor == player and h.in_draw and self._s.pending is None:
             return "discard " + " ".join(
                 CARD_TEXT[c] for c in enc.discard_cards(h.hole_ids(player), m)
             )
@@ -482,7 +578,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         h = self.hand
         if h is None:
-            return "dealing: " + " ".join(CARD_TEXT[c] for c in self._dealt)
+            return "dealing: " + " ".join(CARD_TEXT[c] for c in self._s.dealt)
         cards = " | ".join(
             " ".join(CARD_TEXT[c] for c in sorted(h.hole_ids(s))) for s in range(self._g.n)
         )
@@ -491,73 +587,129 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
     # -- what a seat knows -------------------------------------------------------------------
 
     def _public(self) -> Any:
-        return self.hand if self.hand is not None else _DealPublic(self._g._template())
+        h = self._s.hand
+        return h if h is not None else self._s.game.deal_public
 
     def _own_cards(self, seat: int) -> list[int]:
-        h = self.hand
+        s = self._s
+        h = s.hand
         if h is None:
-            return [
-                c for i, c in enumerate(self._dealt) if self._g.deal_order[i % self._g.n] == seat
-            ]
+            order = s.game.deal_order
+            n = s.game.n
+            return [c for i, c in enumerate(s.dealt) if order[i % n] == seat]
         if h.folded[seat]:
             return []
-        if self._pending is not None and self._pending[0] == seat:
-            _s, cards, got = self._pending
-            return [c for c in h.hole_ids(seat) if c not in cards] + got
+        if s.pending is not None and s.pending[0] == seat:
+            _seat, cards, got = s.pending
+            return [c for c in h.hole_ids(seat) if c not in cards] + list(got)
         return list(h.hole_ids(seat))
 
     def _features(
         self, seat: int, ones: list[int], vi: list[int], vv: list[float], private: bool = True
     ) -> None:
-        g = self._g
-        cards = self._own_cards(seat) if private else []
-        discards = self._discards[seat] if private else []
-        enc.features(
-            ones, vi, vv, self._public(), seat, discards, self._draws, 1.0 / sum(g.stacks), cards
-        )
+        s = self._s
+        g = s.game
+        h = s.hand
+        if private:
+            cards = self._own_cards(seat)
+            discards: tuple[int, ...] = s.discards[seat]
+        else:
+            cards, discards = [], ()
+        pub = h if h is not None else g.deal_public
+        enc.features(ones, vi, vv, pub, seat, discards, s.draws, g.scale, cards)
+
+    def _sparse(
+        self, seat: int, private: bool, recall: bool
+    ) -> tuple[list[int], list[int], list[float]]:
+        """The non-zero entries of ``seat``'s observation tensor (``recall``: information
+        state tensor): the positions of the ones, and the positions and values of the
+        others. The entries of the own hands (``private``) and of the decisions are kept
+        up to date as actions are applied; the observation's are the encoding's."""
+        ones: list[int] = []
+        vi: list[int] = []
+        vv: list[float] = []
+        self._features(seat, ones, vi, vv, private)
+        if recall:
+            s = self._s
+            if private:
+                ones.extend(s.held_ones[seat])
+            ones.extend(s.dec_ones[seat])
+        return ones, vi, vv
+
+    def _tensor(self, seat: int, recall: bool, size: int) -> list[float]:
+        """The tensor as pyspiel returns it: a list of ``size`` floats (float32 values)."""
+        ones, vi, vv = self._sparse(seat, True, recall)
+        out = [0.0] * size
+        for i in ones:
+            out[i] = 1.0
+        for i, v in zip(vi, array("f", vv), strict=True):
+            out[i] = v
+        return out
+
+    def information_state_tensor(self, player: Any = None) -> list[float]:
+        """pyspiel's ``information_state_tensor`` (of ``player``, default the player to
+        act), made here: the same values, without pyspiel's round trip, which builds a
+        new initial state and writes its tensor to learn the size at every call."""
+        p = self.current_player() if player is None else player
+        g = self._s.game
+        if type(p) is not int or not 0 <= p < g.n:
+            if isinstance(p, np.integer) and 0 <= p < g.n:
+                return self._tensor(int(p), True, g.info_size)
+            # pyspiel's own checks and errors
+            return super().information_state_tensor(*(() if player is None else (player,)))  # type: ignore[no-any-return]
+        return self._tensor(p, True, g.info_size)
+
+    def observation_tensor(self, player: Any = None) -> list[float]:
+        """pyspiel's ``observation_tensor`` (of ``player``, default the player to act),
+        made here like :meth:`information_state_tensor`."""
+        p = self.current_player() if player is None else player
+        g = self._s.game
+        if type(p) is not int or not 0 <= p < g.n:
+            if isinstance(p, np.integer) and 0 <= p < g.n:
+                return self._tensor(int(p), False, g.obs_size)
+            return super().observation_tensor(*(() if player is None else (player,)))  # type: ignore[no-any-return]
+        return self._tensor(p, False, g.obs_size)
 
     def _observation_string(self, seat: int, private: bool = True) -> str:
-        pub = self._public()
-        n = self._g.n
-        if self.hand is None:
-            head = "deal"
-        elif pub.phase == "over":
-            head = "over"
-        else:
-            head = f"{pub.phase} {pub.street + 1}"
+        """The observation tensor's facts in words, and no others: two states give a seat
+        the same string exactly when they give it the same tensor."""
+        s = self._s
+        h = s.hand
+        pub = h if h is not None else s.game.deal_public
+        head = "deal" if h is None else f"{pub.phase} {pub.street + 1}"
         actor = "-" if pub.actor is None else str(pub.actor)
-        out = [f"p{seat} {head} actor {actor} pot {sum(pub.committed)} level {pub.bet_level}"]
-        if private:
-            out.append("cards " + "".join(CARD_TEXT[c] for c in sorted(self._own_cards(seat))))
-            out.append("thrown " + "".join(CARD_TEXT[c] for c in sorted(self._discards[seat])))
         betting = pub.phase == "bet"
-        for j in range(n):
-            flags = ("F" if pub.folded[j] else "") + ("B" if j == pub.button else "")
-            bet = pub.bets[j] if betting else 0
-            draws = ",".join(str(k) for k in self._draws[j])
-            out.append(f"s{j}{flags} {pub.stacks[j]}/{bet}/{pub.committed[j]} d[{draws}]")
-        out.extend(self._showdown())
-        return " | ".join(out)
-
-    def _showdown(self) -> list[str]:
-        """The hands shown at the showdown (public, as in ``hand.view``), each in card
-        order: the order a seat holds his cards in says when he got them, which a shown
-        hand does not tell."""
-        h = self.hand
-        res = None if h is None else h.result
-        if res is None:
-            return []
-        return [
-            f"s{e.seat} shows {''.join(sorted(e.cards, key=_CARD_ID.__getitem__))}"
-            for e in res.showdown
-            if e.cards
-        ]
+        out = f"p{seat} {head} actor {actor} pot {sum(pub.committed)}"
+        if betting:
+            r = pub.raises
+            out += f" level {pub.bet_level} raises {r if r < 5 else '5+'}"
+        parts = [out]
+        if private:
+            parts.append("cards " + "".join([CARD_TEXT[c] for c in sorted(self._own_cards(seat))]))
+            # the tensor marks each card thrown once, however often
+            parts.append("thrown " + "".join([CARD_TEXT[c] for c in sorted(set(s.discards[seat]))]))
+        folded = pub.folded
+        button = pub.button
+        stacks = pub.stacks
+        committed = pub.committed
+        bets = pub.bets if betting else None
+        for j, drew in enumerate(s.draws):
+            flags = ("F" if folded[j] else "") + ("B" if j == button else "")
+            bet = bets[j] if bets is not None else 0
+            draws = ",".join([str(k) for k in drew])
+            parts.append(f"s{j}{flags} {stacks[j]}/{bet}/{committed[j]} d[{draws}]")
+        return " | ".join(parts)
 
     def _info_string(self, seat: int, private: bool = True) -> str:
-        tokens = []
-        for j, public, secret in self._events:
-            tokens.append(f"{j}:{secret if private and j == seat else public}")
-        return " | ".join([f"p{seat} " + " ".join(tokens), *self._showdown()])
+        """The information state tensor's facts in words, and no others: the observation,
+        the seat's own cards after the deal and after each draw (``private``), and every
+        decision in order (a discard as its count)."""
+        s = self._s
+        text = self._observation_string(seat, private)
+        if private:
+            held = " ".join(["".join([CARD_TEXT[c] for c in h]) for h in s.held[seat][:4]])
+            return f"{text} | hands {held} | {s.decisions}"
+        return f"{text} | {s.decisions}"
 
     # -- search ------------------------------------------------------------------------------
 
@@ -637,7 +789,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         if not h.in_draw:
             return phh.dumps(h, viewer=seat)
         h = h.copy()
-        served = self._pending
+        served = self._s.pending
         if served is not None:
             s, cards, got = served
             h.discard(cards, receive=[*got, *[None] * (len(cards) - len(got))])
@@ -671,8 +823,8 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         dealt_n = [0] * n
         drawn_n = [0] * n
         new = g.new_initial_state()
-        for a in self._actions:
-            if new._hr.hand is None or new._pending is not None:  # a chance node
+        for a in self._s.actions:
+            if new._s.hand is None or new._s.pending is not None:  # a chance node
                 s = new._next_card_seat()
                 if s != seat:
                     a = cards[s][dealt_n[s]]
@@ -690,10 +842,11 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
 
     def _next_card_seat(self) -> int:
         """The seat the next chance card goes to."""
-        if self.hand is None:
-            return self._g.deal_order[len(self._dealt) % self._g.n]
-        assert self._pending is not None
-        return self._pending[0]
+        s = self._s
+        if s.hand is None:
+            return s.game.deal_order[len(s.dealt) % s.game.n]
+        assert s.pending is not None
+        return s.pending[0]
 
 
 class TripleDrawObserver:
@@ -728,34 +881,11 @@ class TripleDrawObserver:
             i += s
 
     def set_from(self, state: TripleDrawState, player: int) -> None:
-        self.tensor.fill(0.0)
-        ones: list[int] = []
-        vi: list[int] = []
-        vv: list[float] = []
-        state._features(player, ones, vi, vv, self.private)
-        obs = self.dict["observation"]
-        obs[ones] = 1.0
-        obs[vi] = vv
-        if not self.perfect_recall:
-            return
-        n = state._g.n
-        if self.private:
-            hands = self.dict["own_hands"]
-            for k, held in enumerate(state._held[player][:4]):
-                hands[k, list(held)] = 1.0
-        rows = self.dict["decisions"]
-        t = 0
-        for j, public, _secret in state._events:
-            kind = public[0]
-            if kind in "d+":
-                continue
-            row = rows[t]
-            row[(j - player) % n] = 1.0
-            if kind == "x":
-                row[n + 3 + int(public[1:])] = 1.0
-            else:
-                row[n + _BET_WORDS.index(kind)] = 1.0
-            t += 1
+        ones, vi, vv = state._sparse(player, self.private, self.perfect_recall)
+        t = self.tensor
+        t.fill(0.0)
+        t[ones] = 1.0
+        t[vi] = vv
 
     def string_from(self, state: TripleDrawState, player: int) -> str:
         if self.perfect_recall:
