@@ -350,7 +350,10 @@ class Hand(HandState):
         hands: list[list[int]] = []
         seen: set[int] = set()
         for s, cards in enumerate(hole_cards):
-            ids = [UNKNOWN] * 5 if cards is None else to_record_ids(cards)
+            if cards is None:  # his five cards nobody saw
+                hands.append([UNKNOWN] * 5)
+                continue
+            ids = to_record_ids(cards)
             if len(ids) != 5:
                 raise CardError(f"hole_cards[{s}]: expected 5 cards, got {len(ids)}")
             for cid in ids:

@@ -247,6 +247,8 @@ def _unplaced(st: HandState, cards: list[int], j: int) -> bool:
     if not placed.isdisjoint(cards):
         return False
     deck = st._deck
+    if type(deck) is RecordStub and not deck._known:  # (a stub of unknown cards only)
+        return True
     return not any(c in deck for c in cards)
 
 

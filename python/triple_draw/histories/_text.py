@@ -152,9 +152,10 @@ def _split_text(text: str) -> Iterator[tuple[str, int, list[str]]]:
     lineno = text.count("\n", 0, heads[0]) + 1
     heads.append(len(text))
     for k in range(len(heads) - 1):
-        lines = text[heads[k] : heads[k + 1]].split("\n")
+        chunk = text[heads[k] : heads[k + 1]]
+        lines = chunk.rstrip("\n").split("\n")  # (the blank lines between hands)
         yield _site(lines[0]), lineno, _trim(lines)
-        lineno += len(lines) - 1
+        lineno += chunk.count("\n")
 
 
 def split_lines(lines: Iterable[str]) -> Iterator[tuple[str, int, list[str]]]:
@@ -242,4 +243,4 @@ def _trim(lines: list[str]) -> list[str]:
     end = len(lines)
     while end > 1 and not lines[end - 1].strip():
         end -= 1
-    return lines[:end]
+    return lines if end == len(lines) else lines[:end]

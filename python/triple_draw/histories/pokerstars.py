@@ -114,21 +114,22 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
     if g is False:
         return None
     tid, level, buy_in, small_bet, big_bet, currency = g  # type: ignore[misc]
-    rec = SiteRecord(
-        site="pokerstars",
-        hand_id=hand_id,
-        table=None,
-        max_seats=None,
-        button=None,
-        small_blind=None,
-        big_blind=None,
-        small_bet=small_bet,
-        big_bet=big_bet,
-        currency=currency,
-        date=date,
-        tournament_id=tid,
-        level=level,
-        buy_in=buy_in,
+    rec = SiteRecord(  # (positional: the order of its fields)
+        "pokerstars",
+        hand_id,
+        None,  # table
+        None,  # max_seats
+        None,  # button
+        None,  # small_blind
+        None,  # big_blind
+        small_bet,
+        big_bet,
+        None,  # ante
+        currency,
+        date,
+        tid,
+        level,
+        buy_in,
         first_line=first_line,
     )
     if len(lines) < 2:

@@ -217,7 +217,11 @@ def replay(
         raise RecordError("the record deals no cards")
     # a player all-in from his ante posts no blind
     broke = [ante > 0 and st <= ante for st in stacks]
-    b = next((k for k, s in enumerate(dealt) if s.number == rec.button), None)
+    b = None  # the button's seat of the hand, if he is dealt in
+    for k, s in enumerate(dealt):
+        if s.number == rec.button:
+            b = k
+            break
     if sb is not None and bb is None:
         if not broke[_next(sb, n)]:
             raise RecordError("the small blind is posted but not the big blind after it")
