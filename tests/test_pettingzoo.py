@@ -317,3 +317,20 @@ def test_state_is_the_full_privileged_state() -> None:
             thrown[seat] |= set(encoding.discard_cards(sorted(hand.hole_ids(seat)), a - 3))
         env.step(a)
     assert checked > 10 and any(thrown.values())
+
+
+def test_eight_players_without_rules_play_to_the_end():
+    """``num_players`` up to 8 without ``Rules(max_players=8)`` (the docs promise 2-8);
+    rules that cannot seat them are refused with a TripleDrawError."""
+    from triple_draw.errors import ArgumentError
+
+    env = triple_draw_v0.env(num_players=8)
+    env.reset(seed=3)
+    steps = 0
+    for agent in env.agent_iter(2000):
+        obs, _rew, term, trunc, _info = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert not env.agents and steps > 8
+    with pytest.raises(ArgumentError, match="8 players do not fit"):
+        triple_draw_v0.env(num_players=8, rules=Rules())

@@ -222,7 +222,7 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
     "kwargs, match",
     [
         ({"num_envs": 0}, "num_envs"),
-        ({"num_players": 7}, "num_players"),
+        ({"num_players": 9}, "num_players"),
         ({"stacks": [10, 20, 30]}, "stacks"),
         ({"button": 2}, "button"),
         ({"reward_scale": 0}, "reward_scale"),
@@ -531,3 +531,23 @@ def test_learner_mode_reset_mask_and_close() -> None:
 
     with pytest.raises(ClosedEnvError):
         env.step(np.ones(3, dtype=np.int64))
+
+
+def test_up_to_eight_players_without_rules_and_rules_that_do_not_seat_them_refused():
+    """The docs promise 2-8 players: without ``rules`` the env takes
+    ``Rules(max_players=max(6, n))``; rules of 6 seats for 8 players, or rules that are
+    not a ``Rules``, are refused with a TripleDrawError that says why."""
+    from triple_draw.errors import ArgumentError, ArgumentTypeError
+
+    envs = TripleDrawVectorEnv(num_envs=2, num_players=8)
+    obs, info = envs.reset(seed=5)
+    assert obs.shape == (2, encoding.observation_size(8))
+    assert envs.rules.max_players == 8
+    for _ in range(300):
+        obs, _r, _t, _tr, info = envs.step(envs.sample_actions(info["action_mask"]))
+    with pytest.raises(ArgumentError, match="8 players do not fit: the rules allow at most 6"):
+        TripleDrawVectorEnv(num_envs=1, num_players=8, rules=Rules())
+    with pytest.raises(ArgumentTypeError, match="rules must be a Rules"):
+        TripleDrawVectorEnv(num_envs=1, num_players=2, rules="online")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match=r"num_players must be 2\.\.8, got 9"):
+        TripleDrawVectorEnv(num_envs=1, num_players=9)

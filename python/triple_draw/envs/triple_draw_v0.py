@@ -63,7 +63,8 @@ from triple_draw.envs.encoding import (
 from triple_draw.errors import ArgumentError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
-from triple_draw.game.rules import Rules
+from triple_draw.game.rules import MAX_PLAYERS, Rules
+from triple_draw.simulation import table_rules
 
 __all__ = ["env", "raw_env"]
 
@@ -215,11 +216,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
     ) -> None:
         EzPickle.__init__(self, num_players, stacks, rules, button, reward_scale, render_mode, core)
         super().__init__()
-        rules = Rules() if rules is None else rules
-        if type(rules) is not Rules:
-            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-        if type(num_players) is not int or not 2 <= num_players <= rules.max_players:
-            raise ArgumentError(f"num_players must be 2..{rules.max_players}, got {num_players!r}")
+        if type(num_players) is not int or not 2 <= num_players <= MAX_PLAYERS:
+            raise ArgumentError(f"num_players must be 2..{MAX_PLAYERS}, got {num_players!r}")
+        # (None: Rules(max_players=max(6, num_players)); else rules that seat them all)
+        rules = table_rules(num_players, rules)
         st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
         if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
             raise ArgumentError(

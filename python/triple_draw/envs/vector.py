@@ -112,8 +112,8 @@ from triple_draw.bots import (
 from triple_draw.errors import ArgumentError, BatchTypeError, IllegalActionError, TripleDrawError
 from triple_draw.game.actions import Action
 from triple_draw.game.hand import Hand
-from triple_draw.game.rules import Rules
-from triple_draw.simulation import _bot_label
+from triple_draw.game.rules import MAX_PLAYERS, Rules
+from triple_draw.simulation import _bot_label, table_rules
 
 __all__ = ["ClosedEnvError", "TripleDrawVectorEnv", "hand_seed"]
 
@@ -266,13 +266,12 @@ class TripleDrawVectorEnv(VectorEnv):
         learner: int | None = None,
         opponents: Any = None,
     ) -> None:
-        rules = Rules() if rules is None else rules
-        if type(rules) is not Rules:
-            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
         if type(num_envs) is not int or num_envs < 1:
             raise ArgumentError(f"num_envs must be an int >= 1, got {num_envs!r}")
-        if type(num_players) is not int or not 2 <= num_players <= rules.max_players:
-            raise ArgumentError(f"num_players must be 2..{rules.max_players}, got {num_players!r}")
+        if type(num_players) is not int or not 2 <= num_players <= MAX_PLAYERS:
+            raise ArgumentError(f"num_players must be 2..{MAX_PLAYERS}, got {num_players!r}")
+        # (None: Rules(max_players=max(6, num_players)); else rules that seat them all)
+        rules = table_rules(num_players, rules)
         st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
         if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
             raise ArgumentError(
