@@ -474,6 +474,45 @@ def test_copy_is_independent():
     assert h._deck is not c._deck
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [
+        R,
+        Rules(draw_procedure="declare-then-deal", reshuffle="pokerkit"),
+        Rules(reshuffle="pokerstars", max_players=8),
+    ],
+)
+def test_a_copy_shares_no_list_with_its_original_at_any_decision(rules: Rules) -> None:
+    """``copy_state_into`` copies a list field as a new list, and the lists inside the
+    ``NESTED`` fields too: every other list field holds no list (so sharing its items is
+    safe), checked here at every decision; a copy equals its original and nothing a copy
+    holds in a list is the original's list."""
+    from triple_draw.game.state import FIELDS, NESTED
+
+    rng = random.Random(11)
+    for k in range(40):
+        n = 2 + k % (rules.max_players - 1)
+        h = Hand(rules, [60 + 7 * (j % 3) for j in range(n)], button=k % n, seed=k)
+
+        def check(h: Hand, _a: object = None) -> None:
+            c = h.copy()
+            assert c.to_dict() == h.to_dict()
+            for name in FIELDS:
+                v = getattr(h, name)
+                if type(v) is not list:
+                    continue
+                w = getattr(c, name)
+                assert w is not v and w == v, name
+                inner = [x for x in v if type(x) is list]
+                if name in NESTED:
+                    assert all(a is not b for a, b in zip(v, w) if type(a) is list), name
+                else:
+                    assert not inner, f"{name} holds lists: add it to NESTED"
+
+        check(h)
+        play_randomly(h, rng, each=check, draw_heavy=0.5)
+
+
 def test_from_dict_rejects_bad_documents():
     d = Hand(R, [100] * 3, seed=1).to_dict()
     with pytest.raises(SchemaError, match="schema_version"):
