@@ -505,7 +505,8 @@ def test_a_copy_shares_no_list_with_its_original_at_any_decision(rules: Rules) -
                 assert w is not v and w == v, name
                 inner = [x for x in v if type(x) is list]
                 if name in NESTED:
-                    assert all(a is not b for a, b in zip(v, w) if type(a) is list), name
+                    pairs = zip(v, w, strict=True)
+                    assert all(a is not b for a, b in pairs if type(a) is list), name
                 else:
                     assert not inner, f"{name} holds lists: add it to NESTED"
 

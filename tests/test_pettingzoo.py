@@ -327,7 +327,7 @@ def test_eight_players_without_rules_play_to_the_end():
     env = triple_draw_v0.env(num_players=8)
     env.reset(seed=3)
     steps = 0
-    for agent in env.agent_iter(2000):
+    for _agent in env.agent_iter(2000):
         obs, _rew, term, trunc, _info = env.last()
         env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
         steps += 1

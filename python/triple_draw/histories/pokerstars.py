@@ -113,7 +113,7 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
             _GAMES[game] = g
     if g is False:
         return None
-    tid, level, buy_in, small_bet, big_bet, currency = g  # type: ignore[misc]
+    tid, level, buy_in, small_bet, big_bet, currency = g
     rec = SiteRecord(  # (positional: the order of its fields)
         "pokerstars",
         hand_id,

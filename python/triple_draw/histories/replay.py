@@ -190,7 +190,7 @@ def replay(
         if not ln.kind.startswith("post_"):
             raise RecordError("an action before the cards are dealt", ln.lineno, ln.text)
         k = seat(ln)
-        a = chips(ln.amount, ln)  # type: ignore[arg-type]
+        a = chips(ln.amount, ln)
         if ln.kind == "post_ante":
             ante = max(ante, a)
             continue
@@ -296,13 +296,13 @@ def replay(
         if kind == "street":
             continue
         if kind == "collect":
-            collected[seat(ln)] += chips(ln.amount, ln)  # type: ignore[arg-type]
+            collected[seat(ln)] += chips(ln.amount, ln)
             collects = True
             continue
         if kind == "uncalled":
             if uncalled is not None:
                 raise RecordError("a second uncalled bet", ln.lineno, ln.text)
-            uncalled = (seat(ln), chips(ln.amount, ln))  # type: ignore[arg-type]
+            uncalled = (seat(ln), chips(ln.amount, ln))
             continue
         k = seat_of.get(ln.name, -1)  # type: ignore[arg-type]
         if k < 0:
@@ -431,7 +431,7 @@ def _call(hand: Hand, ln: Line, chips: _Chips, s: int) -> None:
                 f"{ln.name} checks facing a bet of {owe} chips to call", ln.lineno, ln.text
             )
     else:
-        a = chips(ln.amount, ln)  # type: ignore[arg-type]
+        a = chips(ln.amount, ln)
         if owe <= 0:
             raise RecordError(f"{ln.name} calls with nothing to call", ln.lineno, ln.text)
         if a != owe:
@@ -454,7 +454,7 @@ def _bet(hand: Hand, ln: Line, chips: _Chips) -> None:
     else:  # a bet: the chips put in
         seat = hand.actor
         assert seat is not None
-        to = hand._bet[seat] + chips(ln.amount, ln)  # type: ignore[arg-type]
+        to = hand._bet[seat] + chips(ln.amount, ln)
     if to != want:
         what = "bet" if kind == "bet" else "raise"
         raise RecordError(
@@ -483,7 +483,7 @@ def _check_result(
     ret = hand._returned
     if with_uncalled and ret is not None:
         paid[ret[0]] += ret[1]
-    elif (uncalled is None) != (ret is None) or (uncalled is not None and uncalled != tuple(ret)):
+    elif (uncalled is None) != (ret is None) or (uncalled is not None and uncalled != ret):
         said = "none" if uncalled is None else f"{uncalled[1]} chips to {names[uncalled[0]]}"
         eng = "none" if ret is None else f"{ret[1]} chips to {names[ret[0]]}"
         raise RecordError(f"the uncalled bet returned is {said}; the engine returns {eng}")
