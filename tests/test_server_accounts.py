@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from browser_util import ARTIFACTS, Page, browser
-from server_util import Peer, ServerProcess, client, table
+from server_util import Peer, ServerProcess, client, server_settings, table
 
 pytest.importorskip("argon2", reason="the server extra (argon2-cffi) is not installed")
 
@@ -46,13 +46,11 @@ def db(tmp_path: Path) -> Path:
 
 
 def settings(**kw: Any) -> ServerSettings:
-    kw.setdefault("rate", 1000.0)
-    kw.setdefault("burst", 1000)
-    kw.setdefault("allowed_hosts", ["testserver"])
-    kw.setdefault("history_rate", 0)
+    """The tests' server settings with accounts on and logins not rate-limited, ``kw``
+    over them."""
     kw.setdefault("login_rate", 0)
     kw.setdefault("accounts", True)
-    return ServerSettings(**kw)
+    return server_settings(**kw)
 
 
 def cookie(token: str) -> dict[str, str]:
