@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
@@ -305,3 +306,38 @@ def bot_hands_as_pokerstars(hands: list[Hand]) -> str:
         )
         for i, h in enumerate(hands)
     )
+
+
+# -- random play of the OpenSpiel game (the test_openspiel*.py modules) ------------------
+
+
+def deal_randomly(state: Any, rng: random.Random) -> None:
+    """At a chance node of an OpenSpiel state: apply one of its outcomes, each alike
+    (one ``rng.randrange``)."""
+    outcomes = [a for a, _p in state.chance_outcomes()]
+    state.apply_action(outcomes[rng.randrange(len(outcomes))])
+
+
+def random_spiel_history(
+    game: Any, rng: random.Random, *, big_discard: float, no_fold: float
+) -> list[int]:
+    """The actions of a random hand of an OpenSpiel game: the chance outcomes alike
+    (:func:`deal_randomly`); at a draw, the biggest discard with chance ``big_discard``,
+    else any choice alike; in betting, with chance ``no_fold`` any action but the fold
+    (when there is another), else any action alike."""
+    from triple_draw.envs import encoding
+
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            deal_randomly(state, rng)
+            continue
+        legal = state.legal_actions()
+        if legal[0] >= encoding.DISCARD_OFFSET:
+            a = legal[-1] if rng.random() < big_discard else rng.choice(legal)
+        elif legal[0] == encoding.FOLD and len(legal) > 1 and rng.random() < no_fold:
+            a = rng.choice(legal[1:])
+        else:
+            a = rng.choice(legal)
+        state.apply_action(a)
+    return state.history()

@@ -43,16 +43,24 @@ def table(id: str = "t1", **kw: Any) -> TableConfig:
     return TableConfig(id, f"Table {id}", **kw)
 
 
+def server_settings(**kw: Any) -> ServerSettings:
+    """The tests' server settings, ``kw`` over these: a generous rate limit (the tests
+    read frames with ping/pong barriers), the host the test client's requests name
+    ('testserver') allowed, and history downloads not rate-limited."""
+    kw.setdefault("rate", 1000.0)
+    kw.setdefault("burst", 1000)
+    kw.setdefault("allowed_hosts", ["testserver"])
+    kw.setdefault("history_rate", 0)
+    return ServerSettings(**kw)
+
+
 @contextmanager
 def client(
     db: Path, tables: list[TableConfig] | None = None, settings: ServerSettings | None = None
 ) -> Iterator[TestClient]:
-    # the tests read frames with ping/pong barriers: a generous rate limit by default
-    # the test client's requests name the host 'testserver'; the history downloads are
-    # not rate-limited unless a test says so
-    settings = settings or ServerSettings(
-        rate=1000.0, burst=1000, allowed_hosts=["testserver"], history_rate=0
-    )
+    """An in-process app on ``db`` (one table by default; :func:`server_settings` unless
+    ``settings``) and Starlette's test client of it."""
+    settings = settings or server_settings()
     app = create_app(tables or [table()], SQLiteStore(db), settings)
     with TestClient(app) as c:
         yield c

@@ -10,6 +10,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import deal_randomly
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -107,8 +108,7 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
         state.apply_action(5)  # already dealt
     rng = random.Random(3)
     while state.is_chance_node():
-        outcomes = [a for a, _p in state.chance_outcomes()]
-        state.apply_action(outcomes[rng.randrange(len(outcomes))])
+        deal_randomly(state, rng)
     before = state.hand.to_dict()
     history = state.history()
     for bad in (3, 34, 35, 99):  # discards while betting, out of range
@@ -196,8 +196,7 @@ def test_observations_hold_only_what_the_seat_may_know() -> None:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = [a for a, _p in state.chance_outcomes()]
-                state.apply_action(outcomes[rng.randrange(len(outcomes))])
+                deal_randomly(state, rng)
                 continue
             p = state.current_player()
             hand = state.hand
@@ -291,8 +290,7 @@ def test_external_sampling_mccfr_runs_unchanged() -> None:
     state = game.new_initial_state()
     rng = random.Random(0)
     while state.is_chance_node():
-        outcomes = [a for a, _p in state.chance_outcomes()]
-        state.apply_action(outcomes[rng.randrange(len(outcomes))])
+        deal_randomly(state, rng)
     probs = policy.action_probabilities(state)
     assert set(probs) == set(state.legal_actions())
     assert abs(sum(probs.values()) - 1) < 1e-9
@@ -307,8 +305,7 @@ def test_openspiel_cpp_external_sampling_mccfr_runs_on_the_python_game() -> None
     state = game.new_initial_state()
     rng = random.Random(1)
     while state.is_chance_node():
-        outcomes = [a for a, _p in state.chance_outcomes()]
-        state.apply_action(outcomes[rng.randrange(len(outcomes))])
+        deal_randomly(state, rng)
     probs = dict(solver.average_policy().get_state_policy(state))
     assert set(probs) == set(state.legal_actions())
     assert abs(sum(probs.values()) - 1) < 1e-9
@@ -328,8 +325,7 @@ def test_ismcts_plays_full_hands_against_the_package_bots() -> None:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = [a for a, _p in state.chance_outcomes()]
-                state.apply_action(outcomes[r.randrange(len(outcomes))])
+                deal_randomly(state, r)
             elif state.current_player() == me:
                 action = bot.step(state)
                 assert action in state.legal_actions()

@@ -17,6 +17,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from conftest import random_spiel_history
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -40,25 +41,6 @@ CONFIGS = [
 
 def load(params: dict) -> tos.TripleDrawGame:
     return pyspiel.load_game("python_triple_draw", params)
-
-
-def random_history(game, rng: random.Random) -> list[int]:
-    """The actions of a random hand: folds rare, big discards often (reshuffles)."""
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = [a for a, _p in state.chance_outcomes()]
-            state.apply_action(outcomes[rng.randrange(len(outcomes))])
-            continue
-        legal = state.legal_actions()
-        if legal[0] >= encoding.DISCARD_OFFSET:
-            a = legal[-1] if rng.random() < 0.5 else rng.choice(legal)
-        elif legal[0] == encoding.FOLD and len(legal) > 1 and rng.random() < 0.9:
-            a = rng.choice(legal[1:])
-        else:
-            a = rng.choice(legal)
-        state.apply_action(a)
-    return state.history()
 
 
 def chance_slots(game, history: list[int]) -> list[tuple[int, int]]:
@@ -212,7 +194,7 @@ def collisions_for(game, rng: random.Random, hands: int, seats: int) -> Pairs:
     observers = views(game)
     n = game.num_players()
     for _ in range(hands):
-        history = random_history(game, rng)
+        history = random_spiel_history(game, rng, big_discard=0.5, no_fold=0.9)
         walk(game, history, pairs, observers)
         for p in rng.sample(range(n), seats):
             walk(game, reorder_own_cards(game, history, p, rng), pairs, observers)
@@ -261,7 +243,7 @@ def test_own_hands_are_his_cards_after_the_deal_and_each_draw(procedure: str) ->
     drew = 0
     for _ in range(10):
         state = game.new_initial_state()
-        for a in random_history(game, rng):
+        for a in random_spiel_history(game, rng, big_discard=0.5, no_fold=0.9):
             state.apply_action(a)
         cur: dict[int, set[int]] = {}
         snaps: dict[int, list[list[int]]] = {s: [] for s in range(3)}

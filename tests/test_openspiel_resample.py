@@ -9,6 +9,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import deal_randomly
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -41,8 +42,7 @@ def play(game, rng: random.Random, stop=None) -> tos.TripleDrawState:
     state = game.new_initial_state()
     while not state.is_terminal() and not (stop is not None and stop(state)):
         if state.is_chance_node():
-            outcomes = [a for a, _p in state.chance_outcomes()]
-            state.apply_action(outcomes[rng.randrange(len(outcomes))])
+            deal_randomly(state, rng)
         else:
             legal = state.legal_actions()
             if legal[0] == encoding.FOLD and len(legal) > 1 and rng.random() < 0.9:
@@ -193,8 +193,7 @@ def play_on(state, rng: random.Random):
     state = state.clone()
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes = [a for a, _p in state.chance_outcomes()]
-            state.apply_action(outcomes[rng.randrange(len(outcomes))])
+            deal_randomly(state, rng)
         else:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
@@ -211,8 +210,7 @@ def test_at_a_chance_node_of_the_deal() -> None:
     for dealt in (1, 4, 9, 14):
         state = game.new_initial_state()
         for _ in range(dealt):
-            outcomes = [a for a, _p in state.chance_outcomes()]
-            state.apply_action(outcomes[rng.randrange(len(outcomes))])
+            deal_randomly(state, rng)
         for p in range(3):
             other = state.resample_from_infostate(p, rng.random)
             assert other.is_chance_node() and other.hand is None

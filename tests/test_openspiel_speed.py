@@ -12,6 +12,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import random_spiel_history
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -142,23 +143,6 @@ class Reference:
         return out
 
 
-def random_history(game, rng: random.Random) -> list[int]:
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = [a for a, _p in state.chance_outcomes()]
-            state.apply_action(outcomes[rng.randrange(len(outcomes))])
-            continue
-        legal = state.legal_actions()
-        if legal[0] >= enc.DISCARD_OFFSET and rng.random() < 0.4:
-            state.apply_action(legal[-1])
-        elif legal[0] == enc.FOLD and len(legal) > 1 and rng.random() < 0.8:
-            state.apply_action(rng.choice(legal[1:]))
-        else:
-            state.apply_action(rng.choice(legal))
-    return state.history()
-
-
 def observers(game) -> dict[tuple[bool, bool], object]:
     from open_spiel.python.observation import make_observation
 
@@ -182,7 +166,7 @@ def test_tensors_are_the_references_at_every_node(params: dict) -> None:
     for _ in range(4 if game.n < 6 else 2):
         ref = Reference(game)
         state = game.new_initial_state()
-        history = random_history(game, rng)
+        history = random_spiel_history(game, rng, big_discard=0.4, no_fold=0.8)
         for i in range(len(history) + 1):
             for p in range(game.n):
                 want = ref.tensor(p, True, True)
@@ -264,7 +248,7 @@ def test_clones_are_independent(params: dict) -> None:
     game = load(params)
     rng = random.Random(str(params))
     for _ in range(6):
-        history = random_history(game, rng)
+        history = random_spiel_history(game, rng, big_discard=0.4, no_fold=0.8)
         state = replayed(game, history[: rng.randrange(len(history) + 1)])
         before = snapshot(state)
         clone = state.clone()
@@ -289,7 +273,7 @@ def test_serialised_states_replay() -> None:
     game = load({"players": 3, "stacks": 40})
     rng = random.Random(4)
     for cut in (0, 7, 20, None):
-        history = random_history(game, rng)
+        history = random_spiel_history(game, rng, big_discard=0.4, no_fold=0.8)
         state = replayed(game, history[:cut])
         text = pyspiel.serialize_game_and_state(game, state)
         _game, back = pyspiel.deserialize_game_and_state(text)

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from browser_util import ARTIFACTS, Page, browser
-from server_util import Peer, ServerProcess, client, table
+from server_util import Peer, ServerProcess, client, server_settings, table
 
 pytest.importorskip("argon2", reason="the server extra (argon2-cffi) is not installed")
 
@@ -46,13 +46,11 @@ def db(tmp_path: Path) -> Path:
 
 
 def settings(**kw: Any) -> ServerSettings:
-    kw.setdefault("rate", 1000.0)
-    kw.setdefault("burst", 1000)
-    kw.setdefault("allowed_hosts", ["testserver"])
-    kw.setdefault("history_rate", 0)
+    """The tests' server settings with accounts on and logins not rate-limited, ``kw``
+    over them."""
     kw.setdefault("login_rate", 0)
     kw.setdefault("accounts", True)
-    return ServerSettings(**kw)
+    return server_settings(**kw)
 
 
 def cookie(token: str) -> dict[str, str]:
@@ -87,6 +85,16 @@ def credit(db: Path, name: str, amount: int, capsys: pytest.CaptureFixture[str])
     assert main(["accounts", "credit", name, str(amount), "--db", str(db)]) == 0
     out = capsys.readouterr().out
     return out
+
+
+def funded(
+    c: TestClient, db: Path, name: str, chips: int, capsys: pytest.CaptureFixture[str]
+) -> str:
+    """Register ``name`` and credit the account ``chips`` (the admin's command); the
+    session token."""
+    token = register(c, name)
+    credit(db, name, chips, capsys)
+    return token
 
 
 def rows(db: Path, sql: str, *args: Any) -> list[Any]:
@@ -405,8 +413,7 @@ def test_logout_closes_the_sessions_websockets(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with client(db, [table(bots=0)], settings()) as c:
-        ann = register(c, "Ann")
-        credit(db, "Ann", 300, capsys)
+        ann = funded(c, db, "Ann", 300, capsys)
         with seat(c, ann) as p:
             assert sit(p)["type"] == "joined"
             assert c.post("/api/logout", headers=cookie(ann)).status_code == 200
@@ -500,8 +507,7 @@ def test_a_balance_that_falls_short_meanwhile_refuses_the_buy_in_atomically(
     """The balance is checked again in the transaction that stores the seat: an admin's
     debit between the check and the write refuses the buy-in, and nothing changes."""
     with client(db, [table(bots=0)], settings()) as c:
-        ann = register(c, "Ann")
-        credit(db, "Ann", 100, capsys)
+        ann = funded(c, db, "Ann", 100, capsys)
         runner = c.app.state.runners["t1"]  # type: ignore[attr-defined]
         runner._check_balance = lambda *a: None  # the stale check: it sees enough
         credit(db, "Ann", -70, capsys)
@@ -522,9 +528,8 @@ def test_a_stolen_seat_token_without_the_session_cookie_is_refused(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with client(db, [table(bots=0)], settings()) as c:
-        ann = register(c, "Ann")
+        ann = funded(c, db, "Ann", 300, capsys)
         bob = register(c, "Bob")
-        credit(db, "Ann", 300, capsys)
         with seat(c, ann) as owner:
             token = sit(owner)["token"]
             for who in (None, bob):
@@ -567,9 +572,7 @@ def test_leaving_cashes_out_to_the_account_and_chips_are_conserved(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with client(db, [table(bots=0, buy_in=100)], settings()) as c:
-        ann, bob = register(c, "Ann"), register(c, "Bob")
-        credit(db, "Ann", 300, capsys)
-        credit(db, "Bob", 300, capsys)
+        ann, bob = funded(c, db, "Ann", 300, capsys), funded(c, db, "Bob", 300, capsys)
         with seat(c, ann) as a:
             sit(a, buy_in=100)
             a.send(type="leave")
@@ -601,8 +604,7 @@ def test_leaving_cashes_out_to_the_account_and_chips_are_conserved(
 
 def test_a_rebuy_is_paid_from_the_balance(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with client(db, [table(bots=0, buy_in=100, min_buy_in=20)], settings()) as c:
-        ann = register(c, "Ann")
-        credit(db, "Ann", 90, capsys)
+        ann = funded(c, db, "Ann", 90, capsys)
         with seat(c, ann) as p:
             sit(p, buy_in=40)
             p.send(type="rebuy")  # a top-up of 60: the balance holds 50
@@ -621,8 +623,7 @@ def test_a_freed_seat_is_cashed_out_to_the_account(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with client(db, [table(bots=0, seat_timeout=0.3)], settings()) as c:
-        ann = register(c, "Ann")
-        credit(db, "Ann", 300, capsys)
+        ann = funded(c, db, "Ann", 300, capsys)
         with seat(c, ann) as p:
             sit(p, buy_in=100)
         assert balances(db) == {"Ann": 200}
@@ -637,9 +638,7 @@ def test_a_shutdown_cashes_out_between_hands_and_a_hand_in_progress_resumes(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with client(db, [table(bots=0)], settings()) as c:
-        ann, bob = register(c, "Ann"), register(c, "Bob")
-        credit(db, "Ann", 300, capsys)
-        credit(db, "Bob", 300, capsys)
+        ann, bob = funded(c, db, "Ann", 300, capsys), funded(c, db, "Bob", 300, capsys)
         with seat(c, ann) as a:
             sit(a, buy_in=100)
     # between hands: back to the account
@@ -812,8 +811,7 @@ def test_the_admin_command_lists_where_accounts_are_seated(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with client(db, [table(bots=0)], settings()) as c:
-        ann = register(c, "Ann")
-        credit(db, "Ann", 300, capsys)
+        ann = funded(c, db, "Ann", 300, capsys)
         with seat(c, ann) as p:
             n = sit(p, seat=2)["seat"]
             assert main(["accounts", "list", "--db", str(db), "--json"]) == 0
@@ -852,13 +850,11 @@ def test_without_accounts_a_database_with_seated_accounts_is_refused(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with client(db, [table(bots=0)], settings()) as c:
-        ann = register(c, "Ann")
-        credit(db, "Ann", 300, capsys)
+        ann = funded(c, db, "Ann", 300, capsys)
         with seat(c, ann) as a:
             sit(a, buy_in=100)
             # a hand in progress keeps the seat through the shutdown: make one
-            bob = register(c, "Bob")
-            credit(db, "Bob", 300, capsys)
+            bob = funded(c, db, "Bob", 300, capsys)
             with seat(c, bob) as b:
                 sit(b, buy_in=100)
                 play([a, b], 1)

@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_util import Peer, client, table
+from server_util import Peer, client, server_settings, table
 from starlette.websockets import WebSocketDisconnect
 
 from triple_draw import Rules, phh
-from triple_draw.server.app import ServerSettings
 from triple_draw.server.replayer import replay_document
 from triple_draw.server.tables import check_chips
 
@@ -27,14 +26,6 @@ from triple_draw.server.tables import check_chips
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "tables.sqlite3"
-
-
-def settings(**kw: Any) -> ServerSettings:
-    kw.setdefault("rate", 1000.0)
-    kw.setdefault("burst", 1000)
-    kw.setdefault("allowed_hosts", ["testserver"])
-    kw.setdefault("history_rate", 0)
-    return ServerSettings(**kw)
 
 
 def stored(db: Path) -> dict[str, Any]:
@@ -300,7 +291,7 @@ def test_a_disconnected_player_in_a_hand_is_folded_and_cashed_out_at_its_end(db:
 
 
 def test_connections_per_address_are_limited(db: Path) -> None:
-    with client(db, settings=settings(connections_per_address=3)) as c, peers(c, 3) as ps:
+    with client(db, settings=server_settings(connections_per_address=3)) as c, peers(c, 3) as ps:
         for p in ps:
             p.hello()
         with c.websocket_connect("/ws/t1") as w:
@@ -309,14 +300,14 @@ def test_connections_per_address_are_limited(db: Path) -> None:
             with pytest.raises((ConnectionError, WebSocketDisconnect)):
                 Peer(w).recv(timeout=5)
     # closed connections no longer count
-    with client(db, settings=settings(connections_per_address=3)) as c, peers(c, 3) as ps:
+    with client(db, settings=server_settings(connections_per_address=3)) as c, peers(c, 3) as ps:
         for p in ps:
             assert p.hello()["type"] == "welcome"
 
 
 def test_seats_per_address_are_limited_over_all_tables(db: Path) -> None:
     tables = [table("t1"), table("t2")]
-    with client(db, tables, settings(seats_per_address=2)) as c:
+    with client(db, tables, server_settings(seats_per_address=2)) as c:
         with peers(c, 2, "/ws/t1") as (a, b), peers(c, 1, "/ws/t2") as (d,):
             for p in (a, b, d):
                 p.hello()
@@ -338,7 +329,7 @@ def test_one_seat_per_connection(db: Path) -> None:
 
 
 def test_spectators_per_table_are_limited(db: Path) -> None:
-    with client(db, settings=settings(spectators_per_table=2)) as c, peers(c, 4) as ps:
+    with client(db, settings=server_settings(spectators_per_table=2)) as c, peers(c, 4) as ps:
         a, b, d, e = ps
         assert a.hello()["type"] == "welcome" and b.hello()["type"] == "welcome"
         err = d.hello()
@@ -490,7 +481,7 @@ def test_history_gives_one_hand_by_its_id_to_a_player_who_played_it(db: Path) ->
 
 
 def test_history_is_rate_limited_per_address(db: Path) -> None:
-    with client(db, settings=settings(history_rate=12)) as c:  # bursts of 2
+    with client(db, settings=server_settings(history_rate=12)) as c:  # bursts of 2
         auth = {"authorization": "Bearer " + "y" * 43}
         codes = [c.get("/api/history", headers=auth).status_code for _ in range(4)]
         assert codes == [404, 404, 429, 429]

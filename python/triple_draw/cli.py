@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from triple_draw._cli_common import JSON_SCHEMA_VERSION, UsageError, _print_json
+from triple_draw._cli_common import JSON_SCHEMA_VERSION, UsageError, _int_range, _print_json
 
 __all__ = ["main", "build_parser", "JSON_SCHEMA_VERSION", "UsageError"]
 
@@ -38,20 +38,6 @@ class _Parser(argparse.ArgumentParser):
         # one line, no usage dump: the reason and where to look
         sys.stderr.write(f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
         raise SystemExit(2)
-
-
-def _int_range(lo: int, hi: int | None = None) -> Any:
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if v < lo or (hi is not None and v > hi):
-            bound = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
-            raise argparse.ArgumentTypeError(f"{v} is not {bound}")
-        return v
-
-    return parse
 
 
 def _seed(text: str) -> int:

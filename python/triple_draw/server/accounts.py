@@ -313,8 +313,11 @@ def account_routes(ctx: AccountsContext) -> list[Route]:
         return response
 
     async def guarded(
-        request: Request, limited: bool, work: Callable[[dict[str, Any]], Awaitable[Response]]
+        request: Request, limited: bool, work: Callable[[str, str], Awaitable[Response]]
     ) -> Response:
+        """A request whose body holds a name and a password (register, login): from this
+        server's pages, within the rate limit if ``limited``, its two fields well-formed,
+        then ``work(name as sent, password)``; a storage failure answers 503."""
         try:
             return await checked(request, limited, work)
         except StoreError as e:  # each write is one transaction: nothing was written
@@ -322,7 +325,7 @@ def account_routes(ctx: AccountsContext) -> list[Route]:
             return _error(503, "server_error", "storage failed; nothing changed: try again")
 
     async def checked(
-        request: Request, limited: bool, work: Callable[[dict[str, Any]], Awaitable[Response]]
+        request: Request, limited: bool, work: Callable[[str, str], Awaitable[Response]]
     ) -> Response:
         if not ctx.same_origin(request):
             return _error(403, "bad_origin", "this request must come from this server's pages")
@@ -339,14 +342,13 @@ def account_routes(ctx: AccountsContext) -> list[Route]:
         doc = await _json_body(request)
         if isinstance(doc, Response):
             return doc
-        return await work(doc)
+        got = _credentials(doc)
+        if isinstance(got, Response):
+            return got
+        return await work(*got)
 
     async def register(request: Request) -> Response:
-        async def work(doc: dict[str, Any]) -> Response:
-            got = _credentials(doc)
-            if isinstance(got, Response):
-                return got
-            raw, password = got
+        async def work(raw: str, password: str) -> Response:
             try:
                 name = check_name(validate_name(raw.strip()))
             except ProtocolError as e:
@@ -371,11 +373,7 @@ def account_routes(ctx: AccountsContext) -> list[Route]:
         return await guarded(request, True, work)
 
     async def login(request: Request) -> Response:
-        async def work(doc: dict[str, Any]) -> Response:
-            got = _credentials(doc)
-            if isinstance(got, Response):
-                return got
-            raw, password = got
+        async def work(raw: str, password: str) -> Response:
             name = " ".join(raw.split())
             account = ctx.store.account_by_name(name_key(name)) if name else None
             ok = await ctx.passwords.verify(

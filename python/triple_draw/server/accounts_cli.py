@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from triple_draw._cli_common import UsageError, _print_json
+from triple_draw._cli_common import UsageError, _int_range, _print_json
 
 __all__ = ["add_accounts_parser", "run"]
 
@@ -28,16 +28,6 @@ def _amount(text: str) -> int:
         ) from None
     if v == 0:
         raise argparse.ArgumentTypeError("0 chips credit nothing")
-    return v
-
-
-def _limit(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 1 <= v <= 100_000:
-        raise argparse.ArgumentTypeError(f"{v} is not between 1 and 100000")
     return v
 
 
@@ -74,7 +64,12 @@ def add_accounts_parser(sub: Any) -> argparse.ArgumentParser:
     db_option(cr)
     lg = actions.add_parser("ledger", help="an account's ledger, newest first")
     lg.add_argument("name", metavar="NAME", help="the account's name")
-    lg.add_argument("--limit", type=_limit, default=50, help="entries shown (default 50)")
+    lg.add_argument(
+        "--limit",
+        type=_int_range(1, 100_000, "a whole number"),
+        default=50,
+        help="entries shown (default 50)",
+    )
     lg.add_argument("--json", action="store_true", help="print JSON")
     db_option(lg)
     p.set_defaults(func=run)
