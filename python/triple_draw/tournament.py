@@ -682,7 +682,7 @@ class Tournament:
             i = self._time_level(now)[0]  # type: ignore[arg-type]
             if i != self._level:
                 self._set_level(i)
-        elif self._level_done():
+        elif self._level_done() and self._round is None:  # a round plays at one level
             self._break_until = None
             self._set_level(self._level + 1)
         if st.level_by == "hands":
@@ -776,6 +776,13 @@ class Tournament:
         brk = self._break_ends(now)
         if brk is not None:
             return f"on a break for {max(0.0, brk - (now or 0.0)):.0f} more seconds"
+        if self._round is not None:
+            # hand for hand: the tables deal the round's hand together (what happens at one
+            # table meanwhile - a level played out, a bust - does not stop the others)
+            if tid in self._round:
+                return self._seated_refusal(tid)
+            waiting = sorted(self._round) or [x for x in self.tables if not self._idle(x)]
+            return f"hand for hand: this table has played the round; waiting for tables {waiting}"
         st = self.structure
         if (
             st.level_by == "hands"
@@ -792,20 +799,17 @@ class Tournament:
         if self._final_pending:
             busy = [x for x in self.tables if not self._idle(x)]
             return f"waiting for the final table draw (hands in progress at tables {busy})"
-        if self._round is not None:
-            if tid not in self._round:
-                waiting = sorted(self._round) or [x for x in self.tables if not self._idle(x)]
-                return (
-                    f"hand for hand: this table has played the round; waiting for tables {waiting}"
-                )
-        elif self._h4h_on():
+        if self._h4h_on():
             busy = [x for x in self.tables if not self._idle(x)]
             if busy:
                 return f"hand for hand: the round begins when the hands at tables {busy} end"
+        del t
+        return self._seated_refusal(tid)
+
+    def _seated_refusal(self, tid: int) -> str | None:
         n = len(self._seated[tid])
         if n < 2:
             return f"{n} player(s) seated: waiting for players to be moved here"
-        del t
         return None
 
     def _idle(self, tid: int) -> bool:
@@ -1002,7 +1006,7 @@ class Tournament:
             if self._round is not None:
                 left = {t for t in self._round if t in self._tables and len(self._seated[t]) >= 2}
                 idle_round = all(self._idle(t) for t in self._round_tables if t in self._tables)
-                if (not left or self._final_pending) and idle_round:
+                if not left and idle_round:
                     busts, self._round_busts = self._round_busts, []
                     self._round = None
                     if busts:
@@ -1019,6 +1023,7 @@ class Tournament:
                 and self._level in self._break_after()
                 and self._break_done != self._level
                 and len(idle) == len(tabs)
+                and self._round is None
             ):
                 self._break_done = self._level
                 self._break_until = (now or 0.0) + self._break_after()[self._level]
