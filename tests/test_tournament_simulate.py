@@ -166,3 +166,33 @@ def test_cli_bad_arguments_are_one_line_and_status_2(
     assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in err, err
     for w in words:
         assert w in lines[0], (w, lines[0])
+
+
+def test_the_observation_built_from_the_hand_is_the_views() -> None:
+    """``play_hand`` builds each ``decide`` bot's Observation from the hand's public state;
+    it is exactly ``Observation.from_view`` of the seat's view, at every decision."""
+    from triple_draw import Tournament
+    from triple_draw.bots import Observation, decide_method
+    from triple_draw.tournament_sim import play_hand
+
+    t = Tournament("sng6", seed=4)
+    bots = [HeuristicBot(seed=k) if k % 2 else RandomBot(seed=k) for k in range(6)]
+    for k in range(6):
+        t.register(str(k))
+    seen = [0]
+    while not t.is_over:
+        hand = t.deal(1)
+
+        def checked(k: int, hand=hand):  # type: ignore[no-untyped-def]
+            inner = decide_method(bots[k])
+
+            def decide(obs):  # type: ignore[no-untyped-def]
+                assert obs == Observation.from_view(hand.view(obs.seat))
+                seen[0] += 1
+                return inner(obs)
+
+            return decide
+
+        seats = [int(t.player_at(1, i)) for i in range(hand.n_players)]
+        play_hand(t, 1, hand, [bots[k].act for k in seats], [checked(k) for k in seats])
+    assert seen[0] > 200

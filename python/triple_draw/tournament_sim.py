@@ -28,6 +28,7 @@ from typing import Any
 
 from triple_draw._executors import resolve_executor, run_ordered
 from triple_draw._text import format_table
+from triple_draw.bots import Observation, as_action
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
 from triple_draw.game.core import portable_core, resolve_core
 from triple_draw.structure import MAX_ENTRIES, Structure
@@ -242,12 +243,15 @@ def play_tournament(
     """One tournament between ``bots`` (entrant ``k`` is ``bots[k]``, already seeded), all
     registered before the start: returns each entrant's ``(place, prize)`` and the hands
     played. Tables deal in turn, each hand played to its end before the next."""
+    from triple_draw.bots import decide_method
+
     t = Tournament(structure, seed=seed, core=core, record=False)
     for k in range(len(bots)):
         t.register(str(k))
     if t.status == "registering":
         t.start()
     acts = [b.act for b in bots]
+    decides = [decide_method(b) for b in bots]
     hands = 0
     while not t.is_over:
         ready = t.ready_tables()
@@ -264,15 +268,54 @@ def play_tournament(
                     "never lose chips"
                 )
             seats = [int(t.player_at(tid, i)) for i in range(hand.n_players)]
-            while not hand.is_over:
-                a = hand.actor
-                assert a is not None
-                t.act(tid, acts[seats[a]](hand.view(a)))
+            play_hand(t, tid, hand, [acts[k] for k in seats], [decides[k] for k in seats])
     out = []
     for e in t.entries():
         assert e.place is not None and e.prize is not None
         out.append((e.place, e.prize))
     return out, hands
+
+
+def play_hand(
+    t: Tournament, tid: int, hand: Any, acts: Sequence[Any], decides: Sequence[Any]
+) -> None:
+    """Play a tournament's hand to its end: each hand seat's bot decides from an
+    :class:`~triple_draw.bots.Observation` built from the hand's public state (its
+    ``decide``, when it has one: what :meth:`Observation.from_view` of the seat's view
+    gives, without the view) or from the seat's view (its ``act``); the actions go
+    through :meth:`Tournament.act`."""
+    n = hand.n_players
+    zeros = (0,) * n
+    stage: tuple[bool, int] | None = None
+    round_bets = 0
+    voluntary = False
+    button, sb, bb = hand.button, hand.small_blind_seat, hand.big_blind_seat
+    while not hand.is_over:
+        a = hand.actor
+        decide = decides[a]
+        if decide is None:
+            action = as_action(acts[a](hand.view(a)))
+        else:
+            in_draw, street = hand.in_draw, hand.street
+            if stage != (in_draw, street):
+                stage = (in_draw, street)
+                if not in_draw:
+                    round_bets, voluntary = 0, False
+            obs = Observation(
+                a, hand.hole_ids(a), "draw" if in_draw else "bet", street, n, button, sb, bb,
+                hand.folded, hand.stacks, zeros if in_draw else hand.bets,
+                tuple(hand.draws(s) for s in range(n)), hand.pot, hand.to_call,
+                hand.bet_or_raise_amount(), hand.bet_level,
+                0 if in_draw else round_bets, voluntary and not in_draw,
+            )  # fmt: skip
+            action = as_action(decide(obs))
+        t.act(tid, action)
+        kind = action.kind
+        if kind == "call":
+            voluntary = True
+        elif kind == "bet" or kind == "raise":
+            round_bets += 1
+            voluntary = True
 
 
 def _play_chunk(
