@@ -149,9 +149,12 @@ class _H:
     """A hand dealt by the tournament: its table, the Hand, whether the tournament has
     settled it, and (once recorded) its actions."""
 
-    __slots__ = ("actions", "entries", "hand", "processed", "round", "table")
+    __slots__ = ("actions", "entries", "hand", "number", "processed", "round", "table")
 
-    def __init__(self, table: int, hand: Hand, entries: tuple[int, ...], round: int | None) -> None:
+    def __init__(
+        self, table: int, hand: Hand, entries: tuple[int, ...], round: int | None, number: int
+    ) -> None:
+        self.number = number  # 1-based, in the order the tournament dealt its hands
         self.table = table
         self.hand = hand
         self.processed = False
@@ -288,6 +291,26 @@ class Tournament:
         self._check_table(table_id)
         h = self._current.get(table_id)
         return None if h is None else h.hand
+
+    def hand_number(self, table_id: int) -> int | None:
+        """The number of a table's current (or last) hand in the tournament (1 for the
+        first hand dealt at any table, then 2, ...), ``None`` before its first."""
+        self._check_table(table_id)
+        h = self._current.get(table_id)
+        return None if h is None else h.number
+
+    @property
+    def hands_dealt(self) -> int:
+        """Hands dealt so far, at all tables."""
+        return len(self._hands)
+
+    def hand_actions(self, table_id: int) -> list[str]:
+        """The players' actions of a table's current (or last) hand so far, as the codes
+        of the document (``f``, ``x``, ``c``, ``b``, ``r``, ``d`` and the discarded
+        cards: *Saving a tournament*); their number counts the decisions made."""
+        self._check_table(table_id)
+        h = self._current.get(table_id)
+        return [] if h is None else _actions_of(h.hand)
 
     @property
     def final_table(self) -> int | None:
@@ -516,6 +539,14 @@ class Tournament:
             self._start(now, logged=False)  # (replayed with the registration)
         return e.id
 
+    def why_not_register(self, player: str) -> str | None:
+        """Why :meth:`register` would refuse ``player`` now, or ``None``."""
+        try:
+            self._why_not_register(player)
+        except IllegalActionError as e:
+            return str(e)
+        return None
+
     def _why_not_register(self, player: str) -> None:
         st = self.structure
         if self._status == "over":
@@ -704,6 +735,7 @@ class Tournament:
             hand,
             tuple(seated[s] for s in t.seat_map),
             self._round_no if self._round is not None else None,
+            len(self._hands) + 1,
         )
         self._current[tid] = h
         self._hands.append(h)
