@@ -19,7 +19,7 @@ from server_util import ServerProcess, hidden_leaks
 from triple_draw import Level, Structure, Tournament
 from triple_draw.server import SQLiteStore
 from triple_draw.server.app import ServerSettings, create_tournament_app
-from triple_draw.server.tourney import TournamentConfig, parse_message
+from triple_draw.server.tourney import TournamentConfig, TournamentRunner, parse_message
 from triple_draw.server.protocol import ProtocolError
 from triple_draw.structure import PayoutRow
 
@@ -390,3 +390,38 @@ def test_headless_chromium_plays_a_sit_and_go_to_the_end(tmp_path: Path, browser
         ctx.close()
     finally:
         server.stop()
+
+
+def test_a_moved_player_is_shown_his_move_and_his_new_table(tmp_path: Path) -> None:
+    """Moves between tables shown to the moved player: balancing takes him from table 2 to
+    the short table 1; his frame's notices say so, and his table is the new one."""
+    from conftest import fold_around, scripted_hand, tiny_structure
+
+    cfg = TournamentConfig(structure=tiny_structure(), bots=0)
+    store = SQLiteStore(tmp_path / "t.db")
+    runner = TournamentRunner(cfg, store, None)
+    t = runner.t
+    for k in range(12):
+        runner.players[f"p{k}"] = f"digest{k}"
+        t.register(f"p{k}")
+    t.start()
+    fold_around(t, 1)
+    fold_around(t, 2)
+    mover = t.players_at(2)[t.table(2).next_hand()["big_blind"]]
+    seats1 = t.players_at(1)
+    bb1 = t.table(1).big_blind_seat
+    after = [s for s in ((bb1 + k) % 6 for k in range(1, 6)) if s in seats1]
+    scripted_hand(t, 1, seats1[after[2]], [seats1[after[0]], seats1[after[1]]])
+
+    class Conn:
+        player = mover
+
+    f = runner.frame(Conn())
+    kinds = [(n["kind"], n.get("why")) for n in f["notices"]]
+    assert ("move", "balance") in kinds and ("seat", "balance") in kinds
+    move = next(n for n in f["notices"] if n["kind"] == "move")
+    assert (move["from"], move["to"]) == (2, 1)
+    assert f["you"]["table"] == 1 and f["table"]["id"] == 1
+    names = [s["player"] for s in f["table"]["seats"] if s is not None]
+    assert mover in names
+    store.close()
