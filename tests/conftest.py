@@ -341,3 +341,121 @@ def random_spiel_history(
             a = rng.choice(legal)
         state.apply_action(a)
     return state.history()
+
+
+# -- tournaments: scripted hands (the TDA scenario tests) ---------------------------------
+
+#: the best hand (7-5-4-3-2) and two hands it beats, for scripted eliminations
+NUTS = "7h5d4c3s2h"
+LOSING = ("KcKdQhQsJc", "KhKsQcQdJd", "AcAdJhJs9c", "AhAsTcTd9d", "8c8d6h6s9h")
+
+
+def tiny_structure(**fields):  # type: ignore[no-untyped-def]
+    """A structure for scripted tournaments: 20 chips, blinds 1/2, limits 2/4 for 1000
+    hands, five bets a round (so a player who calls everything is all in by the third
+    round), no late registration, no hand for hand; ``fields`` override."""
+    from triple_draw import Level, Structure
+
+    base = dict(
+        name="tiny",
+        starting_stack=20,
+        levels=(Level(1, 2, 2, 4, 0, 1000), Level(2, 4, 4, 8, 0, 1000)),
+        table_size=6,
+        min_entries=2,
+        hand_for_hand=False,
+        rules={"raise_cap": 4},
+    )
+    base.update(fields)
+    return Structure(**base)
+
+
+def rig_next_hand(t, table_id: int, cards: dict) -> None:  # type: ignore[no-untyped-def]
+    """The next hand the tournament deals at ``table_id`` gives these hole cards
+    (``{table seat: cards}``); the others are dealt at random."""
+    table = t.table(table_id)
+    real = type(table).new_hand
+
+    def once(**kw):  # type: ignore[no-untyped-def]
+        del table.new_hand
+        return real(table, hole_cards=cards, **kw)
+
+    table.new_hand = once
+
+
+def scripted_hand(t, table_id: int, winner: str, losers, *, deal: bool = True):  # type: ignore[no-untyped-def]
+    """Deal (unless ``deal=False``: the hand already dealt) and play a hand at
+    ``table_id`` in which ``winner`` (holding 7-5-4-3-2) and ``losers`` (holding pairs)
+    bet and raise to the cap every round - so the losers are all in by the second round
+    (20 chips of a ``tiny_structure``), if the winner has at least their chips - and the
+    others fold; everyone stands pat."""
+    seats = {p: s for s, p in t.players_at(table_id).items()}
+    if deal:
+        cards = {seats[winner]: NUTS}
+        for k, p in enumerate(losers):
+            cards[seats[p]] = LOSING[k]
+        rig_next_hand(t, table_id, cards)
+        hand = t.deal(table_id)
+    else:
+        hand = t.hand(table_id)
+    table = t.table(table_id)
+    while not hand.is_over:
+        a = hand.actor
+        who = t.players_at(table_id)[table.seat_map[a]]
+        if hand.in_draw:
+            t.act(table_id, "discard")
+        elif (who == winner or who in losers) and hand.can_bet_or_raise():
+            t.act(table_id, hand.legal_actions()[2])
+        elif who == winner or who in losers:
+            t.act(table_id, hand.legal_actions()[1])
+        else:
+            t.act(table_id, "fold")
+    return hand
+
+
+def fold_around(t, table_id: int):  # type: ignore[no-untyped-def]
+    """Deal a hand at ``table_id`` that everyone folds to the big blind."""
+    hand = t.deal(table_id)
+    while not hand.is_over:
+        t.act(table_id, "fold")
+    return hand
+
+
+def tournament_step(t, rng: random.Random, *, late: float = 0.02, absent: float = 0.01) -> str:  # type: ignore[no-untyped-def]
+    """One random step of a running tournament, the choice drawn from ``rng``: an action
+    at a table whose hand is in progress (random legal play), a deal at a table that may
+    deal, now and then a late entry or re-entry, or a player going absent or coming
+    back. Returns what it did."""
+    from triple_draw.errors import IllegalActionError
+
+    live = [x for x in t.tables if (h := t.hand(x)) is not None and not h.is_over]
+    ready = t.ready_tables()
+    choices = ["act"] * (3 if live else 0) + ["deal"] * (1 if ready else 0)
+    if not choices:
+        raise AssertionError(f"stuck: {t!r}: {[t.why_not_deal(x) for x in t.tables]}")
+    what = rng.choice(choices)
+    if what == "deal":
+        t.deal(rng.choice(ready))
+    else:
+        tid = rng.choice(live)
+        hand = t.hand(tid)
+        acts = hand.legal_actions()
+        if hand.in_draw:
+            a = acts[rng.randrange(len(acts))]
+        else:
+            a = rng.choices(acts, [1 if x.kind == "fold" else 4 for x in acts])[0]
+        t.act(tid, a)
+    if t.registration_open and t.status == "running" and rng.random() < late:
+        busted = [e.player for e in t.entries() if e.status == "busted"]
+        who = rng.choice(busted) if busted and rng.random() < 0.6 else f"late{rng.randrange(10**6)}"
+        try:
+            t.register(who)
+            what += "+register"
+        except IllegalActionError:
+            pass
+    if rng.random() < absent:
+        inplay = [e.player for e in t.entries() if e.status in ("playing", "moving")]
+        if inplay:
+            p = rng.choice(inplay)
+            t.set_absent(p, not t.is_absent(p))
+            what += "+absent"
+    return what

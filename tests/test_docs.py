@@ -17,7 +17,8 @@ The convention (also written down in docs/development.md):
   ``pip install '.[extra]'`` must name extras that pyproject.toml defines, and every
   repository path they name (``benches/...``, ``tests/...``, ``scripts/...``) must exist.
 * ```toml    - a PHH hand history: it must load with ``triple_draw.phh.loads`` (the hand is
-  replayed and its finishing stacks checked).
+  replayed and its finishing stacks checked); or, when it has a top-level
+  ``starting_stack``, a tournament structure file: it must load with ``Structure``.
 * ```json    - a JSON document (an example of an output or a file): it must parse.
 * ```text    - not code (directory layouts, diagrams): not run.
 
@@ -269,8 +270,15 @@ TOML = [b for b in ALL if b.lang == "toml"]
 
 @pytest.mark.parametrize("block", TOML, ids=_ids(TOML))
 def test_toml_is_a_phh_history(block: Block) -> None:
-    from triple_draw import phh
+    from triple_draw import Structure, phh
 
+    if re.search(r"^starting_stack\s*=", block.body, re.M):  # a tournament structure file
+        try:
+            import tomllib
+        except ImportError:  # Python 3.10
+            import tomli as tomllib
+        assert Structure.from_dict(tomllib.loads(block.body)).levels
+        return
     hand = phh.loads(block.body)
     assert hand.n_players >= 2
 

@@ -89,3 +89,13 @@ def test_ray_executor_is_a_concurrent_futures_executor(local_ray: None) -> None:
     ex.shutdown()
     with pytest.raises(RuntimeError):
         ex.submit(pow, 2, 2)
+
+
+def test_tournaments_on_ray_equal_the_in_process_run(local_ray: None) -> None:
+    """``simulate --tournament`` reuses the same executors: a sit & go run as Ray tasks
+    gives exactly the single-process result for the same seed."""
+    from triple_draw.tournament_sim import simulate_tournaments
+
+    here = simulate_tournaments("sng6", tournaments=4, seed=7, chunk_size=1)
+    there = simulate_tournaments("sng6", tournaments=4, seed=7, chunk_size=2, executor="ray")
+    assert there == here

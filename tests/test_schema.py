@@ -56,6 +56,8 @@ def test_schema_files_ship_in_the_package() -> None:
         "view": "view.v2.json",
         "import": "import.v1.json",
         "review": "review.v1.json",
+        "tournament": "tournament.v1.json",
+        "structure": "structure.v1.json",
     }
     assert json.loads(schema.schema_text("view"))["properties"]["schema_version"] == {"const": 2}
     # the earlier view schema still ships: validate_view accepts version 1 documents

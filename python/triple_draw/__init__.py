@@ -7,6 +7,7 @@ game layer on top of it:
 * cards, hand ranks and the deck: :class:`Card`, :func:`evaluate`, :func:`evaluate_batch`,
   :class:`HandRank`, :class:`Deck` (pure-Python twins in :mod:`triple_draw.reference`);
 * the game: :class:`Rules`, :class:`Hand`, :class:`Table` and the actions;
+* tournaments: :class:`Tournament` and its :class:`Structure` (sit & go, multi-table);
 * draw odds, equity and discard advice: :mod:`triple_draw.analysis`;
 * bots and batch play: :class:`HeuristicBot`, :class:`RandomBot`, :func:`simulate`;
 * hand histories and state documents: :mod:`triple_draw.phh`, :mod:`triple_draw.schema`;
@@ -64,6 +65,8 @@ from triple_draw.game import (
     Table,
 )
 from triple_draw.simulation import SeatResult, SimulationResult, simulate
+from triple_draw.structure import Level, Structure
+from triple_draw.tournament import Tournament
 
 __all__ = [
     # cards, ranks, deck
@@ -93,6 +96,10 @@ __all__ = [
     "Rules",
     "ShowdownEntry",
     "Table",
+    # tournaments
+    "Level",
+    "Structure",
+    "Tournament",
     # bots and batch play
     "Bot",
     "HeuristicBot",

@@ -10,6 +10,9 @@ the same result for any number of threads. ``seed=None`` draws a key from the OS
 * :func:`best_discard` - all 32 discard choices of a hand, best first.
 * :class:`Strategy` - how a hand draws in the simulated draws: stand pat, a fixed discard,
   or the standard rule.
+* :func:`icm` - what tournament chips are worth in prize money (the Independent Chip
+  Model, Malmuth-Harville: exact where feasible, sampled beyond; :func:`icm_result` gives
+  the method and the sampling error).
 
 Which cards can come: the 52 minus every known hand, minus ``dead`` cards, minus whatever
 was dealt or thrown earlier in the simulated hand. For a single hand that is "52 minus my
@@ -53,6 +56,7 @@ import numpy as np
 import numpy.typing as npt
 
 from triple_draw import _core
+from triple_draw._icm import ICMResult, icm, icm_result
 from triple_draw._core import CATEGORIES, Card, HandRank, card_ids, parse_cards
 from triple_draw.errors import AnalysisError, ArgumentTypeError
 
@@ -64,12 +68,15 @@ __all__ = [
     "DiscardChoice",
     "DrawOdds",
     "EquityResult",
+    "ICMResult",
     "PlayerEquity",
     "Strategy",
     "as_rank",
     "best_discard",
     "draw_odds",
     "equity",
+    "icm",
+    "icm_result",
 ]
 
 CardsLike = str | Sequence[str | int | Card]

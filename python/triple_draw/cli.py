@@ -31,6 +31,8 @@ MAX_HANDS = 10**12  # = triple_draw.simulation.MAX_HANDS
 MAX_WORKERS = 256  # = triple_draw._executors.MAX_WORKERS
 MAX_THREADS = 256  # = triple_draw.analysis.MAX_THREADS
 MAX_TRIALS = 10**10  # = triple_draw.analysis.MAX_TRIALS
+MAX_TOURNAMENTS = 10**9  # = triple_draw.tournament_sim.MAX_TOURNAMENTS
+MAX_ENTRIES = 10_000  # = triple_draw.structure.MAX_ENTRIES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -202,16 +204,19 @@ def build_parser() -> argparse.ArgumentParser:
     # -- simulate ---------------------------------------------------------------------------
     s = sub.add_parser(
         "simulate",
-        help="bots play many hands; per-seat win rates",
+        help="bots play many hands, or many tournaments; per-seat win rates, per-bot ROI",
         description="Play many complete hands between bots and report what each seat won "
-        "(chips and big bets per 100 hands with 95 percent confidence intervals, showdowns).",
-        epilog="Example: triple-draw simulate --players 6 --hands 100000 --seed 1 --workers 2",
+        "(chips and big bets per 100 hands with 95 percent confidence intervals, showdowns); "
+        "or, with --tournament, many tournaments and each bot's finishing places and return "
+        "on investment.",
+        epilog="Examples: triple-draw simulate --players 6 --hands 100000 --seed 1 --workers 2; "
+        "triple-draw simulate --tournament sng6 --tournaments 1000 --seed 1",
     )
     s.add_argument("--players", type=_int_range(2, 8), default=None, help="seats (2-8; default 6)")
     s.add_argument(
         "--hands",
         type=_int_range(1, MAX_HANDS),
-        default=10_000,
+        default=None,
         help=f"hands to play, 1 to {MAX_HANDS:.0e} (default 10000)",
     )
     s.add_argument("--seed", type=_seed, default=None, help="seed (default: random, printed)")
@@ -238,8 +243,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--chunk-size",
         type=_int_range(1, MAX_HANDS),
-        default=1000,
-        help="hands per seeded chunk (default 1000)",
+        default=None,
+        help="hands per seeded chunk (default 1000); with --tournament, tournaments per "
+        "work item (default 10; the results do not depend on it)",
     )
     _add_core_option(s)
     _add_table_options(s)
@@ -250,6 +256,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="independent hands from equal stacks, or table sessions (stacks carry over)",
     )
     add_rake_options(s)
+    s.add_argument(
+        "--tournament",
+        default=None,
+        metavar="PRESET_OR_FILE",
+        help="play tournaments instead of hands: a preset (sng6, sng2, mtt) or a structure "
+        "file (.json or .toml)",
+    )
+    s.add_argument(
+        "--tournaments",
+        type=_int_range(1, MAX_TOURNAMENTS),
+        default=None,
+        help=f"with --tournament: tournaments to play, 1 to {MAX_TOURNAMENTS:.0e} (default 100)",
+    )
+    s.add_argument(
+        "--entrants",
+        type=_int_range(2, MAX_ENTRIES),
+        default=None,
+        help="with --tournament: entrants of each tournament (default: a sit & go's seats, "
+        "three tables of a multi-table event)",
+    )
     s.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     s.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     s.set_defaults(func=_cmd_simulate)
@@ -513,6 +539,17 @@ def _add_core_option(p: argparse.ArgumentParser) -> None:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from triple_draw.simulation import simulate
 
+    if args.tournament is not None:
+        return _cmd_simulate_tournaments(args)
+    if args.tournaments is not None or args.entrants is not None:
+        raise UsageError(
+            f"{'--tournaments' if args.tournaments is not None else '--entrants'} needs "
+            "--tournament PRESET_OR_FILE"
+        )
+    if args.hands is None:
+        args.hands = 10_000
+    if args.chunk_size is None:
+        args.chunk_size = 1000
     bots = _make_bots(args.bots, args.players, core=args.core)
     n = len(bots)
     chunks = -(-args.hands // args.chunk_size)
@@ -558,6 +595,84 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         sys.stdout.write(
             f"(repeat with --seed {result.seed}; results depend on the seed and --chunk-size, "
             "never on --workers)\n"
+        )
+    return 0
+
+
+def _cmd_simulate_tournaments(args: argparse.Namespace) -> int:
+    """``simulate --tournament``: many tournaments between bots (triple_draw.tournament_sim)."""
+    from triple_draw.structure import Structure
+    from triple_draw.tournament_sim import default_entrants, simulate_tournaments
+
+    # the options of hands played at a cash table do not apply to a tournament
+    cash = [
+        name
+        for name, given in (
+            ("--hands", args.hands is not None),
+            ("--players", args.players is not None),
+            ("--stack", args.stack is not None),
+            ("--small-bet", args.small_bet != 2),
+            ("--rules", args.rules != "live"),
+            ("--mode", args.mode != "independent"),
+            ("--rake", args.rake is not None),
+        )
+        if given
+    ]
+    if cash:
+        raise UsageError(
+            f"{', '.join(cash)} {'does' if len(cash) == 1 else 'do'} not apply to "
+            "--tournament (the structure sets the stakes and stacks; --entrants sets the field)"
+        )
+    st = Structure.of(args.tournament)
+    n = args.entrants if args.entrants is not None else default_entrants(st)
+    if args.bots is not None:
+        from triple_draw.bots import make_bot, parse_bot_specs
+        from triple_draw.errors import ArgumentError
+
+        try:
+            names = parse_bot_specs(args.bots)
+            if len(names) == 1:
+                names = names * n
+            elif len(names) != n:
+                raise ArgumentError(
+                    f"{len(names)} bots for {n} entrants: give one, or one per entrant"
+                )
+            bots: Any = [make_bot(x, core=args.core) for x in names]
+        except ArgumentError as e:
+            raise UsageError(f"--bots: {e}") from None
+    else:
+        bots = None
+    tournaments = args.tournaments if args.tournaments is not None else 100
+    chunk = args.chunk_size if args.chunk_size is not None else 10
+    chunks = -(-tournaments // chunk)
+    if args.workers is not None and args.workers > chunks:
+        raise UsageError(
+            f"--workers {args.workers} for {chunks} work item{'s' if chunks > 1 else ''} of "
+            f"--chunk-size {chunk} tournaments: at most {chunks} worker(s) would have work"
+        )
+    if args.executor == "ray":
+        from triple_draw._executors import _require_ray
+
+        _require_ray()
+    result = simulate_tournaments(
+        st,
+        bots,
+        tournaments,
+        entrants=n,
+        seed=args.seed,
+        chunk_size=chunk,
+        executor=args.executor,
+        workers=args.workers,
+        progress=(not args.no_progress) and sys.stderr.isatty(),
+        core=args.core,
+    )
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        sys.stdout.write(result.summary() + "\n")
+        sys.stdout.write(
+            f"(repeat with --seed {result.seed}; results depend on the seed, never on "
+            "--workers or --chunk-size)\n"
         )
     return 0
 

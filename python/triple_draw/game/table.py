@@ -52,8 +52,10 @@ ENTRY_CHOICES = ("wait", "post")
 STATUSES = ("active", "waiting", "sitting_out")
 
 # what a waiting or sitting-out player owes: nothing, a new player's big blind, the small
-# blind he missed (posted dead), or both blinds (the big blind live, the small blind dead)
-_OWES = (None, "new", "small", "big")
+# blind he missed (posted dead), or both blinds (the big blind live, the small blind dead);
+# or "deal": a new player seated to be dealt in at once wherever the button puts him,
+# posting nothing but the blinds that reach him (sit(..., dealt_in=True): tournaments)
+_OWES = (None, "new", "small", "big", "deal")
 _KEYS = (
     "schema_version",
     "rules",
@@ -248,7 +250,9 @@ class Table:
             return (0, r.small_blind)
         return (0, 0)
 
-    def sit(self, seat: int, stack: int, *, post: bool | None = None) -> None:
+    def sit(
+        self, seat: int, stack: int, *, post: bool | None = None, dealt_in: bool = False
+    ) -> None:
         """A player sits down in an empty seat between hands.
 
         Before the first hand he is simply dealt in. Later he waits for the big blind, or
@@ -256,17 +260,31 @@ class Table:
         between the button and the big blind; ``post=None`` follows the table's
         ``new_players`` option. Sitting down in the seat of a player who busted there
         (:attr:`busted`) ends his claim to it: whoever sits down is a new player (the
-        busted player himself comes back with :meth:`rebuy`)."""
+        busted player himself comes back with :meth:`rebuy`).
+
+        ``dealt_in=True`` (the tournament rule for a player moved from another table or
+        registering late: TDA rules *Alternates, Late Registrants, Re-Entries*, *Breaking
+        Tables*): he posts nothing to come in and is dealt into the next hand wherever
+        the button and blinds put him - the big blind, the small blind or the button
+        included - except between the button and the small blind, where he waits one
+        hand. Until he is dealt in his status is ``"waiting"`` and :meth:`owes` is
+        ``(0, 0)``; ``post`` must then be ``None``."""
         self._between_hands("sit down")
         self._check_seat(seat)
         if self._seats[seat] is not None:
             raise ArgumentError(f"seat {seat} is taken")
         _check_stack(stack)
         _check_post(post)
+        if type(dealt_in) is not bool:
+            raise ArgumentError(f"dealt_in must be True or False, got {dealt_in!r}")
+        if dealt_in and post is not None:
+            raise ArgumentError("a player dealt in at once posts nothing: give post or dealt_in")
         self._busted.discard(seat)
         self._seats[seat] = stack
         if self._last is None:
             self._status[seat], self._owes[seat], self._post[seat] = "active", None, False
+        elif dealt_in:
+            self._status[seat], self._owes[seat], self._post[seat] = "waiting", "deal", True
         else:
             self._status[seat], self._owes[seat] = "waiting", "new"
             self._post[seat] = self.new_players == "post" if post is None else post
@@ -351,6 +369,9 @@ class Table:
         if owes is None or self._last is None:
             self._status[seat], self._owes[seat], self._post[seat] = "active", None, False
             return
+        if owes == "deal":  # seated to be dealt in at once, and no blind passed him since
+            self._status[seat], self._post[seat] = "waiting", True
+            return
         default = self.new_players if owes == "new" else self.missed_blinds
         self._status[seat] = "waiting"
         self._post[seat] = default == "post" if post is None else post
@@ -377,6 +398,15 @@ class Table:
                 return s
         return None
 
+    def _after_seat(self, start: int, ok: Any) -> int | None:
+        """The first seat clockwise after ``start`` that passes ``ok(seat)``."""
+        m = len(self._seats)
+        for k in range(1, m + 1):
+            s = (start + k) % m
+            if ok(s):
+                return s
+        return None
+
     def _plan(self) -> _Plan:
         """Who is dealt into the next hand and where the button and blinds go.
 
@@ -386,8 +416,10 @@ class Table:
         status = self._status
         last = self._last
 
-        def active(x: str | None) -> bool:
-            return x == "active"
+        owes = self._owes
+
+        def dealable(s: int) -> bool:  # active, or seated to be dealt in at once
+            return status[s] == "active" or (status[s] == "waiting" and owes[s] == "deal")
 
         def eligible(x: str | None) -> bool:  # may take the big blind
             return x in ("active", "waiting")
@@ -408,13 +440,13 @@ class Table:
                 # gone: the button is dead on the seat before the small blind
                 btn = (sb_pos - 1) % m
         else:
-            btn_ = self._after(pbtn, active)
-            sb_ = None if btn_ is None else self._after(btn_, active)
+            btn_ = self._after_seat(pbtn, dealable)
+            sb_ = None if btn_ is None else self._after_seat(btn_, dealable)
             bb_ = None if sb_ is None else self._after(sb_, eligible)
             if btn_ is None or sb_ is None or bb_ is None or sb_ == btn_:
                 return self._fresh_plan()
             btn, sb_pos, bb = btn_, sb_, bb_
-        sb = sb_pos if status[sb_pos] == "active" and sb_pos != bb else None
+        sb = sb_pos if dealable(sb_pos) and sb_pos != bb else None
         dealt = {bb}
         if sb is not None:
             dealt.add(sb)
@@ -423,7 +455,7 @@ class Table:
             for s in range(m):
                 if s in dealt:
                     continue
-                if status[s] == "active" and (s == btn or between(bb, btn, s)):
+                if dealable(s) and (s == btn or between(bb, btn, s)):
                     dealt.add(s)
                 elif status[s] == "waiting" and self._post[s] and between(bb, btn, s):
                     dealt.add(s)
@@ -493,6 +525,7 @@ class Table:
         seed: int | None = None,
         hole_cards: Mapping[int, Any] | None = None,
         deck: Any = None,
+        rules: Rules | None = None,
     ) -> Hand:
         """Start the next hand (the previous one must be over) with the rules between
         hands applied: settle the last hand, move the button and blinds, deal in the
@@ -500,9 +533,26 @@ class Table:
         fewer than two players can be dealt in.
 
         ``hole_cards``: optional ``{table seat: cards}`` given cards (see :class:`Hand`).
-        ``seed``/``deck``: override this hand's deck (default: the table's seed stream)."""
+        ``seed``/``deck``: override this hand's deck (default: the table's seed stream).
+        ``rules``: deal this hand, and the next ones, under these rules instead (a
+        tournament's next level: other stakes; the same ``max_players``); they become
+        :attr:`rules` only if the hand is dealt."""
         self._between_hands("start a hand")
-        order, hbtn, sb, bb, posts, (positions, marks) = self._plan()
+        old_rules = self.rules
+        if rules is not None:
+            if type(rules) is not Rules:
+                raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
+            if rules.max_players != old_rules.max_players:
+                raise ArgumentError(
+                    f"rules: the table has {old_rules.max_players} seats, the new rules "
+                    f"{rules.max_players} (max_players must stay the same)"
+                )
+            self.rules = rules  # what the players coming in owe is in the new stakes
+        try:
+            order, hbtn, sb, bb, posts, (positions, marks) = self._plan()
+        except BaseException:
+            self.rules = old_rules
+            raise
         idx = {s: i for i, s in enumerate(order)}
         hseed = seed
         rng_state = None if self._rng is None else self._rng.getstate()
@@ -528,6 +578,7 @@ class Table:
         except BaseException:
             if rng_state is not None:
                 self._rng.setstate(rng_state)  # type: ignore[union-attr]
+            self.rules = old_rules
             raise
         # the hand is dealt: record positions, clear what was posted, mark missed blinds
         if marks == "fresh":
@@ -791,7 +842,7 @@ def _check_hand_agrees(
     if not hand.is_over:
         return
     # between hands chips only come in (rebuys): a seat still held by the hand's player
-    # (not a new player, who owes "new") holds at least what the hand left him
+    # (not a new player, who owes "new" or "deal") holds at least what the hand left him
     final = hand.stacks
     for i, x in enumerate(smap):
         held = t._seats[x]
@@ -799,7 +850,7 @@ def _check_hand_agrees(
             if x in t._busted and final[i]:
                 raise SchemaError(f"busted: seat {x} ended the hand with {final[i]} chips")
             continue
-        if t._owes[x] != "new" and held < final[i]:
+        if t._owes[x] not in ("new", "deal") and held < final[i]:
             raise SchemaError(
                 f"seats[{x}].stack: {held} chips, but the hand left its player {final[i]} "
                 "(chips only come in between hands)"

@@ -9,6 +9,10 @@ Each document has a versioned schema file shipped in this package:
   ``view.v1.json`` is still shipped, and :func:`validate_view` still accepts version 1
   documents (checked against that schema), so views stored earlier stay valid.
 
+- ``tournament.v1.json``: :meth:`Tournament.to_dict` (``from_dict`` trusts it only by
+  replaying it); ``structure.v1.json``: a tournament's :class:`Structure` (its
+  ``to_dict``, or a structure file);
+
 and the reports of ``triple-draw import --json`` (``import.v1.json``) and ``triple-draw
 review --json`` (``review.v1.json``), for tools that read them.
 
@@ -63,10 +67,14 @@ SCHEMAS = {
     "view": f"view.v{VIEW_VERSION}.json",
     "import": "import.v1.json",
     "review": "review.v1.json",
+    "tournament": "tournament.v1.json",
+    "structure": "structure.v1.json",
 }
 _TITLES = {
     "import": "import report",
     "review": "review",
+    "tournament": "tournament document",
+    "structure": "structure",
     "hand_state": "hand document",
     "view": "view document",
     "view.v1.json": "view document",

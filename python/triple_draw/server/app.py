@@ -13,6 +13,9 @@ Routes:
 - ``GET /replay``, ``POST /api/replay``: the hand replayer (``replayer.py``), its uploads
   rate-limited per client address;
 - ``WS /ws/{table_id}``: the table protocol (``protocol.py``);
+- in tournament mode (:func:`create_tournament_app`, ``serve --tournament``) instead:
+  ``GET /`` the lobby and table page, ``GET /api/tournament``, ``WS /ws/tournament``
+  (``tourney.py``);
 - with accounts (``ServerSettings(accounts=True)``, ``serve --accounts``): ``/cashier``,
   ``POST /api/register``, ``/api/login``, ``/api/logout`` and ``GET /api/account``
   (``accounts.py``). A WebSocket then carries the session of the cookie it was opened
@@ -62,7 +65,7 @@ from triple_draw.server.store import AccountError, PlayedHand, Store, StoreError
 from triple_draw.server.replayer import replayer_routes
 from triple_draw.server.tables import TableConfig, TableRunner, token_key
 
-__all__ = ["ServerSettings", "create_app", "handle_message"]
+__all__ = ["ServerSettings", "create_app", "create_tournament_app", "handle_message"]
 
 log = logging.getLogger("triple_draw.server")
 
@@ -725,6 +728,126 @@ def create_app(
             static_dir=STATIC_DIR,
         )
         routes[2:2] = account_routes(ctx)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(_SecurityHeaders, allowed_hosts=settings.allowed_hosts)
+    return app
+
+
+def create_tournament_app(
+    config: Any, store: Store, settings: ServerSettings | None = None
+) -> Starlette:
+    """The Starlette app of ``triple-draw serve --tournament``: one tournament
+    (:class:`~triple_draw.server.tourney.TournamentConfig`) kept in ``store``.
+
+    Routes: ``GET /`` the lobby and table page (``static/tournament.html``);
+    ``GET /api/tournament`` (also ``/api/tables``) the public lobby - structure, entries,
+    prizes, clock; ``WS /ws/tournament`` the tournament protocol (``tourney.py``). The
+    same guards as the tables' app: allowed ``Host``, ``Origin``, rate limits, bounded
+    send queues, connections per address."""
+    from triple_draw.server.tourney import TournamentRunner, error, handle
+
+    settings = settings or ServerSettings()
+    holder: dict[str, TournamentRunner] = {}
+    open_by_address: dict[str, int] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        state = store.load_tables().get(config.id)
+        runner = TournamentRunner(config, store, state)
+        holder["runner"] = runner
+        runner.start()
+        try:
+            yield
+        finally:
+            runner.stop()
+            store.close()
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC_DIR / "tournament.html", media_type="text/html")
+
+    async def lobby(request: Request) -> Response:
+        return JSONResponse(holder["runner"].lobby())
+
+    async def ws_endpoint(ws: WebSocket) -> None:
+        origin = ws.headers.get("origin")
+        if not origin_allowed(origin, ws.headers.get("host"), settings.allowed_origins):
+            await ws.close(code=1008, reason="origin not allowed")
+            return
+        runner = holder["runner"]
+        address = _address(ws.client)
+        await ws.accept()
+        conn = Connection(ws, settings, address)
+        conn.player = None  # type: ignore[attr-defined]
+        n = open_by_address.get(address, 0)
+        if settings.connections_per_address and n >= settings.connections_per_address:
+            conn.send(error_frame("limit_reached", f"your address already has {n} connections"))
+            conn.close()
+            await _send_loop(conn)
+            return
+        open_by_address[address] = n + 1
+        sender = asyncio.create_task(_send_loop(conn))
+        hello = False
+        try:
+            while not conn.closed:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                data = msg.get("text")
+                if data is None:
+                    data = msg.get("bytes") or b""
+                if not conn.allow():
+                    conn.strikes += 1
+                    conn.send(error_frame("rate_limited", "too many messages: slow down"))
+                    if conn.strikes >= STRIKES_TO_CLOSE:
+                        break
+                    continue
+                try:
+                    hello = handle(runner, conn, data, hello)
+                except ProtocolError as e:
+                    conn.strikes += 1
+                    conn.send(error(e))
+                    if conn.strikes >= STRIKES_TO_CLOSE:
+                        break
+                except StoreError:
+                    log.exception("tournament: storage failed")
+                    conn.send(error_frame("server_error", "storage failed; nothing changed"))
+                except Exception as e:  # a bug: one line in the log, the client told
+                    conn.strikes += 1
+                    log.error("tournament: a message failed: %s: %s", type(e).__name__, e)
+                    conn.send(error_frame("server_error", "the server could not handle that"))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            conn.closed = True
+            left = open_by_address.get(address, 1) - 1
+            if left > 0:
+                open_by_address[address] = left
+            else:
+                open_by_address.pop(address, None)
+            runner.detach(conn)
+            conn.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await sender
+
+    async def _send_loop(conn: Connection) -> None:
+        try:
+            while True:
+                text = await conn.queue.get()
+                if text is None:
+                    break
+                await conn.ws.send_text(text)
+        except Exception:
+            conn.closed = True
+        with contextlib.suppress(Exception):
+            await conn.ws.close()
+
+    routes = [
+        Route("/", page),
+        Route("/api/tournament", lobby),
+        Route("/api/tables", lobby),
+        WebSocketRoute("/ws/tournament", ws_endpoint),
+        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(_SecurityHeaders, allowed_hosts=settings.allowed_hosts)
     return app

@@ -205,6 +205,30 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
         help="with --accounts: days a login lasts (default 7)",
     )
     p.add_argument(
+        "--tournament",
+        default=None,
+        metavar="PRESET_OR_FILE",
+        help="serve one tournament instead of tables: a preset (sng6, sng2, mtt) or a "
+        "structure file (.json or .toml): a lobby to register, the clock and level at the "
+        "table, moves between tables, final standings and payouts",
+    )
+    p.add_argument(
+        "--tournament-bots",
+        type=_positive(int),
+        default=None,
+        metavar="N",
+        help="with --tournament: bots that enter it (default: every seat of a sit & go but "
+        "one; none in an event with no entry limit)",
+    )
+    p.add_argument(
+        "--start-delay",
+        type=_positive(float),
+        default=60.0,
+        metavar="SECONDS",
+        help="with --tournament: an event that is not a sit & go starts this long after it "
+        "has its minimum of entries (default 60)",
+    )
+    p.add_argument(
         "--fsync", action="store_true", help="fsync every action (survives power loss; slower)"
     )
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
@@ -304,19 +328,58 @@ def extra_installed(command: str, what: str) -> bool:
 
 def _check_accounts_seated(store: Any, accounts: bool, db: str) -> None:
     """Without ``--accounts``, a database where players of accounts are seated is refused
-    (their chips would never go back to their accounts)."""
+    (their chips would never go back to their accounts); so is a tournament's database."""
+    rows = store.load_tables()
+    if any(isinstance(v, dict) and v.get("kind") == "tournament" for v in rows.values()):
+        raise ArgumentError(
+            f"{db} holds a tournament: serve it with --tournament, or use another --db"
+        )
     if accounts:
         return
-    for tid, state in sorted(store.load_tables().items()):
+    for tid, state in sorted(rows.items()):
         if any(isinstance(s, dict) and "account" in s for s in state.get("seats") or ()):
             raise ArgumentError(
                 f"players of accounts are seated at table {tid} of {db}: serve it with --accounts"
             )
 
 
+def build_tournament(args: argparse.Namespace) -> Any:
+    """The :class:`~triple_draw.server.tourney.TournamentConfig` of ``--tournament``
+    (ArgumentError or SchemaError naming what is wrong)."""
+    from triple_draw.bots import make_bot
+    from triple_draw.server.tourney import TournamentConfig
+    from triple_draw.structure import Structure
+
+    if args.accounts:
+        raise ArgumentError("--tournament does not take --accounts (entries are free here)")
+    st = Structure.of(args.tournament)
+    if args.tournament_bots is None:
+        bots = st.max_entries - 1 if st.max_entries is not None else 0
+    else:
+        bots = args.tournament_bots
+    if st.max_entries is not None and bots > st.max_entries:
+        raise ArgumentError(
+            f"--tournament-bots {bots}: the tournament {st.name!r} takes {st.max_entries} entries"
+        )
+    make_bot(args.bot)  # ArgumentError naming the bot if unknown
+    return TournamentConfig(
+        structure=st,
+        bots=bots,
+        bot=args.bot,
+        clock=args.clock,
+        bot_delay=args.bot_delay,
+        hand_pause=args.hand_pause,
+        start_delay=args.start_delay,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     if not extra_installed("serve", "the server"):
         return 2
+    if getattr(args, "tournament", None) is not None:
+        return _run_tournament(args)
+    if getattr(args, "tournament_bots", None) is not None:
+        raise ArgumentError("--tournament-bots needs --tournament PRESET_OR_FILE")
 
     if args.accounts:
         from triple_draw.server.accounts import require_argon2
@@ -378,4 +441,62 @@ def run(args: argparse.Namespace) -> int:
     for name in ("websockets", "uvicorn.protocols.websockets"):
         logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger(name).level))
     uvicorn.Server(config).run(sockets=[sock])
+    return 0
+
+
+def _uvicorn_config(app: Any, args: argparse.Namespace) -> Any:
+    import logging
+
+    import uvicorn
+
+    for name in ("websockets", "uvicorn.protocols.websockets"):
+        logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger(name).level))
+    return uvicorn.Config(
+        app,
+        log_level=args.log_level,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        server_header=False,
+    )
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
+    """``serve --tournament``: one tournament (``tourney.py``), in the same database
+    file as tables would be (its row is the tournament's)."""
+    import uvicorn
+
+    from triple_draw.server.app import ServerSettings, create_tournament_app
+    from triple_draw.server.store import SQLiteStore
+
+    config = build_tournament(args)
+    store = SQLiteStore(args.db, synchronous="FULL" if args.fsync else "NORMAL")
+    rows = store.load_tables()
+    other = sorted(k for k, v in rows.items() if v.get("kind") != "tournament")
+    if other:
+        store.close()
+        raise ArgumentError(f"{args.db} holds tables ({', '.join(other)}): use another --db")
+    app = create_tournament_app(
+        config,
+        store,
+        ServerSettings(
+            allowed_origins=args.allow_origin,
+            rate=args.rate,
+            burst=max(1, int(2 * args.rate)),
+            allowed_hosts=allowed_hosts(args),
+            connections_per_address=args.max_connections_per_address,
+        ),
+    )
+    try:
+        sock, shown = listening_socket(args.host, args.port)
+    except ArgumentError:
+        store.close()
+        raise
+    name = config.structure.name
+    print(
+        f"triple-draw serve: open http://{shown}/ (tournament {name}, database {args.db})",
+        flush=True,
+    )
+    uvicorn.Server(_uvicorn_config(app, args)).run(sockets=[sock])
     return 0
