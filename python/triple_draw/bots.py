@@ -236,7 +236,7 @@ class Observation(NamedTuple):
         seat = view["seat"]
         players = view["players"]
         betting = view["phase"] == "bet"
-        bets = tuple(int(p["bet"]) for p in players)
+        bets = tuple([int(p["bet"]) for p in players])
         to_call = 0
         raise_to = None
         for d in view["legal_actions"]:
@@ -248,17 +248,17 @@ class Observation(NamedTuple):
         round_bets, voluntary = _round_action(view["history"]) if betting else (0, False)
         f = observation_fields()
         f[F_SEAT] = seat
-        f[F_HOLE] = tuple(_TEXT_ID[t] for t in view["hole_cards"])
+        f[F_HOLE] = tuple([_TEXT_ID[t] for t in view["hole_cards"]])
         f[F_PHASE] = view["phase"]
         f[F_STREET] = view["street"]
         f[F_N_PLAYERS] = view["n_players"]
         f[F_BUTTON] = view["button"]
         f[F_SMALL_BLIND_SEAT] = view["small_blind_seat"]
         f[F_BIG_BLIND_SEAT] = view["big_blind_seat"]
-        f[F_FOLDED] = tuple(bool(p["folded"]) for p in players)
-        f[F_STACKS] = tuple(int(p["stack"]) for p in players)
+        f[F_FOLDED] = tuple([bool(p["folded"]) for p in players])
+        f[F_STACKS] = tuple([int(p["stack"]) for p in players])
         f[F_BETS] = bets
-        f[F_DRAWS] = tuple(tuple(p["draws"]) for p in players)
+        f[F_DRAWS] = tuple([tuple(p["draws"]) for p in players])
         f[F_POT] = view["pot"]
         f[F_TO_CALL] = to_call
         f[F_RAISE_TO] = raise_to
