@@ -37,7 +37,8 @@ import copy
 import importlib
 import random
 from enum import IntEnum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MethodType
 from typing import Any, NamedTuple
 
 from triple_draw.errors import (
@@ -235,7 +236,7 @@ class Observation(NamedTuple):
         seat = view["seat"]
         players = view["players"]
         betting = view["phase"] == "bet"
-        bets = tuple(int(p["bet"]) for p in players)
+        bets = tuple([int(p["bet"]) for p in players])
         to_call = 0
         raise_to = None
         for d in view["legal_actions"]:
@@ -245,26 +246,89 @@ class Observation(NamedTuple):
             elif k in ("bet", "raise"):
                 raise_to = d["amount"]
         round_bets, voluntary = _round_action(view["history"]) if betting else (0, False)
-        return cls(
-            seat,
-            tuple(_TEXT_ID[t] for t in view["hole_cards"]),
-            view["phase"],
-            view["street"],
-            view["n_players"],
-            view["button"],
-            view["small_blind_seat"],
-            view["big_blind_seat"],
-            tuple(bool(p["folded"]) for p in players),
-            tuple(int(p["stack"]) for p in players),
-            bets,
-            tuple(tuple(p["draws"]) for p in players),
-            view["pot"],
-            to_call,
-            raise_to,
-            view["bet_level"],
-            round_bets,
-            voluntary,
-        )
+        f = observation_fields()
+        f[F_SEAT] = seat
+        f[F_HOLE] = tuple([_TEXT_ID[t] for t in view["hole_cards"]])
+        f[F_PHASE] = view["phase"]
+        f[F_STREET] = view["street"]
+        f[F_N_PLAYERS] = view["n_players"]
+        f[F_BUTTON] = view["button"]
+        f[F_SMALL_BLIND_SEAT] = view["small_blind_seat"]
+        f[F_BIG_BLIND_SEAT] = view["big_blind_seat"]
+        f[F_FOLDED] = tuple([bool(p["folded"]) for p in players])
+        f[F_STACKS] = tuple([int(p["stack"]) for p in players])
+        f[F_BETS] = bets
+        f[F_DRAWS] = tuple([tuple(p["draws"]) for p in players])
+        f[F_POT] = view["pot"]
+        f[F_TO_CALL] = to_call
+        f[F_RAISE_TO] = raise_to
+        f[F_BET_LEVEL] = view["bet_level"]
+        f[F_ROUND_BETS] = round_bets
+        f[F_ROUND_VOLUNTARY] = voluntary
+        return new_observation(f) if cls is Observation else tuple.__new__(cls, f)
+
+
+# -- building an Observation: its fields by name -----------------------------------------------
+#
+# The class above is the one place that orders the fields. Every builder of an Observation
+# (from_view, HeuristicBot.discard, triple_draw.simulate, the vector environment's bots) puts
+# the values in a list from observation_fields(), each at its F_* position (taken from the
+# class by name), and makes the named tuple of it with new_observation. So a field added,
+# removed, renamed or moved cannot shift the others: an unknown name fails here at import,
+# and a field a builder leaves unset holds UNSET, which tests/test_observation_builders.py
+# looks for. simulate keeps one such list along a hand and sets only what changes.
+
+
+def _position(name: str) -> int:
+    """The position of the field ``name`` in an :class:`Observation`."""
+    return Observation._fields.index(name)
+
+
+F_SEAT = _position("seat")
+F_HOLE = _position("hole")
+F_PHASE = _position("phase")
+F_STREET = _position("street")
+F_N_PLAYERS = _position("n_players")
+F_BUTTON = _position("button")
+F_SMALL_BLIND_SEAT = _position("small_blind_seat")
+F_BIG_BLIND_SEAT = _position("big_blind_seat")
+F_FOLDED = _position("folded")
+F_STACKS = _position("stacks")
+F_BETS = _position("bets")
+F_DRAWS = _position("draws")
+F_POT = _position("pot")
+F_TO_CALL = _position("to_call")
+F_RAISE_TO = _position("raise_to")
+F_BET_LEVEL = _position("bet_level")
+F_ROUND_BETS = _position("round_bets")
+F_ROUND_VOLUNTARY = _position("round_voluntary")
+
+
+class _Unset:
+    """The value of a field nobody set (never a valid one)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+#: what :data:`observation_fields` holds until a builder sets each field
+UNSET: Any = _Unset()
+
+
+_UNSET_FIELDS: list[Any] = [UNSET] * len(Observation._fields)
+#: A new list for the fields of one :class:`Observation`, each ``UNSET`` (a copy of a list
+#: nobody changes, without a Python-level call): a builder sets them through the ``F_*``
+#: positions and makes the observation with :data:`new_observation`.
+observation_fields: Callable[[], list[Any]] = _UNSET_FIELDS.copy
+
+
+#: The :class:`Observation` of ``fields`` (a list from :data:`observation_fields`, every
+#: field set): ``tuple.__new__`` bound to the class, which costs what a bare
+#: ``tuple.__new__(Observation, ...)`` costs and skips the named tuple's Python-level
+#: ``__new__``. No checks (the builders are tested).
+new_observation: Callable[[list[Any]], Observation] = MethodType(tuple.__new__, Observation)
 
 
 def _round_action(history: Sequence[Mapping[str, Any]]) -> tuple[int, bool]:
@@ -606,26 +670,28 @@ class HeuristicBot(Bot):
             raise ArgumentError(f"ids must be a sequence of five card ids, got {ids!r}")
         opps = tuple((d,) for d in opp_last) or ((),)
         n = len(opps) + 1
-        obs = Observation(
-            0,
-            tuple(ids),
-            "draw",
-            3 - draws_left,
-            n,
-            0,
-            0,
-            min(1, n - 1),
-            (False,) * n,
-            (1,) * n,
-            (0,) * n,
-            ((), *opps),
-            0,
-            0,
-            None,
-            0,
-            0,
-            False,
-        )
+        # seat 0 to draw, with one chip behind each and nothing to call: only the cards, the
+        # draws left and the opponents' last draws weigh on a discard
+        f = observation_fields()
+        f[F_SEAT] = 0
+        f[F_HOLE] = tuple(ids)
+        f[F_PHASE] = "draw"
+        f[F_STREET] = 3 - draws_left
+        f[F_N_PLAYERS] = n
+        f[F_BUTTON] = 0
+        f[F_SMALL_BLIND_SEAT] = 0
+        f[F_BIG_BLIND_SEAT] = min(1, n - 1)
+        f[F_FOLDED] = (False,) * n
+        f[F_STACKS] = (1,) * n
+        f[F_BETS] = (0,) * n
+        f[F_DRAWS] = ((), *opps)
+        f[F_POT] = 0
+        f[F_TO_CALL] = 0
+        f[F_RAISE_TO] = None
+        f[F_BET_LEVEL] = 0
+        f[F_ROUND_BETS] = 0
+        f[F_ROUND_VOLUNTARY] = False
+        obs = new_observation(f)
         return tuple(self._heuristic(self._params, obs, 0.0)[1])
 
     def choose(self, obs: Observation) -> tuple[int, tuple[int, ...]]:

@@ -49,10 +49,29 @@ from triple_draw.bots import (
     FOLD,
     Bot,
     CallingStationBot,
+    F_BET_LEVEL,
+    F_BETS,
+    F_BIG_BLIND_SEAT,
+    F_BUTTON,
+    F_DRAWS,
+    F_FOLDED,
+    F_HOLE,
+    F_N_PLAYERS,
+    F_PHASE,
+    F_POT,
+    F_RAISE_TO,
+    F_ROUND_BETS,
+    F_ROUND_VOLUNTARY,
+    F_SEAT,
+    F_SMALL_BLIND_SEAT,
+    F_STACKS,
+    F_STREET,
+    F_TO_CALL,
     HeuristicBot,
-    Observation,
     RandomBot,
     decide_method,
+    new_observation,
+    observation_fields,
 )
 from triple_draw.bots import as_action as _as_action
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
@@ -440,8 +459,30 @@ def _play_chunk(
     stacks = [stack] * n
     no_draws: tuple[tuple[int, ...], ...] = ((),) * n
     zeros = (0,) * n
-    obs_type = Observation
-    new_tuple = tuple.__new__
+    # The observation of the seat to act: its fields, kept along each hand in a list and
+    # set by name (bots.F_*, here as locals, which this loop reads faster than globals) -
+    # the public record when it changes, the seat's own part at each decision. Each
+    # decision's Observation is new_observation of the list.
+    make_obs = new_observation
+    fields = observation_fields()
+    fields[F_N_PLAYERS] = n
+    f_seat = F_SEAT
+    f_hole = F_HOLE
+    f_phase = F_PHASE
+    f_street = F_STREET
+    f_button = F_BUTTON
+    f_small_blind_seat = F_SMALL_BLIND_SEAT
+    f_big_blind_seat = F_BIG_BLIND_SEAT
+    f_folded = F_FOLDED
+    f_stacks = F_STACKS
+    f_bets = F_BETS
+    f_draws = F_DRAWS
+    f_pot = F_POT
+    f_to_call = F_TO_CALL
+    f_raise_to = F_RAISE_TO
+    f_bet_level = F_BET_LEVEL
+    f_round_bets = F_ROUND_BETS
+    f_round_voluntary = F_ROUND_VOLUNTARY
     for i in range(count):
         if table is None:
             hand = Hand(rules, stacks, (first_hand + i) % n, rng.getrandbits(128), core=core)
@@ -453,23 +494,22 @@ def _play_chunk(
                     rebuys[s] += 1
             hand = table.new_hand()
         apply = hand.apply
-        # read straight from the hand: the seats' cards (one tuple per decision) and,
-        # while betting, the listed actions (the call and the raise amounts)
+        # read straight from the hand: the seats' cards (one tuple per decision), while
+        # betting the listed actions (the call and the raise amounts), the button and blinds
         held = hand._hands
         legal = hand.legal_actions
-        button = hand.button
-        sb = hand.small_blind_seat
-        bb = hand.big_blind_seat
-        # the public record kept along the hand
+        fields[f_button] = hand._button
+        fields[f_small_blind_seat] = hand._sb
+        fields[f_big_blind_seat] = hand._bb
         folded_l = list(hand.folded)
-        folded = tuple(folded_l)
+        fields[f_folded] = tuple(folded_l)
         draws_l: list[tuple[int, ...]] = list(no_draws)
-        draws = no_draws
+        fields[f_draws] = no_draws
         stage_draw: bool | None = None
         stage_street = -1
-        chips: tuple[tuple[int, ...], tuple[int, ...], int] | None = None
-        round_bets = 0
-        voluntary = False
+        # whether the fields' stacks, bets and pot are the hand's: they change only when
+        # chips move (a call, bet or raise) or a new round starts
+        chips_current = False
         while True:
             a = hand._actor
             if a is None:
@@ -481,36 +521,35 @@ def _play_chunk(
                 # returned) and the round's bets start again
                 stage_draw = in_draw
                 stage_street = street
-                chips = None
-                if not in_draw:
-                    round_bets = 0
-                    voluntary = False
+                chips_current = False
+                fields[f_street] = street
+                fields[f_round_bets] = 0
+                fields[f_round_voluntary] = False
+                if in_draw:  # nothing to call, bet or raise
+                    fields[f_phase] = "draw"
+                    fields[f_bets] = zeros
+                    fields[f_to_call] = 0
+                    fields[f_raise_to] = None
+                    fields[f_bet_level] = 0
+                else:
+                    fields[f_phase] = "bet"
             decide = decides[a]
             if decide is not None:
-                if chips is None:
-                    # (stacks, bets, pot): they change only when chips move (a call, bet or
-                    # raise) or a new round starts
-                    chips = (
-                        tuple(hand._stacks),
-                        zeros if in_draw else tuple(hand._bet),
-                        sum(hand._total),
-                    )
-                # Observation(...) without the named tuple's Python-level __new__
-                if in_draw:
-                    obs = new_tuple(obs_type, (
-                        a, tuple(held[a]), "draw", street, n, button, sb, bb, folded,
-                        chips[0], zeros, draws, chips[2], 0, None, 0, 0, False,
-                    ))  # fmt: skip
-                else:
+                if not chips_current:
+                    chips_current = True
+                    fields[f_stacks] = tuple(hand._stacks)
+                    fields[f_pot] = sum(hand._total)
+                    if not in_draw:
+                        fields[f_bets] = bets = tuple(hand._bet)
+                fields[f_seat] = a
+                fields[f_hole] = tuple(held[a])
+                if not in_draw:
                     listed = legal()  # fold, check or call, and bet or raise if allowed
                     call = listed[1].amount  # None: a check
-                    obs = new_tuple(obs_type, (
-                        a, tuple(held[a]), "bet", street, n, button, sb, bb, folded,
-                        chips[0], chips[1], draws, chips[2],
-                        0 if call is None else call - chips[1][a],
-                        listed[2].amount if len(listed) > 2 else None,
-                        hand._level, round_bets, voluntary,
-                    ))  # fmt: skip
+                    fields[f_to_call] = 0 if call is None else call - bets[a]
+                    fields[f_raise_to] = listed[2].amount if len(listed) > 2 else None
+                    fields[f_bet_level] = hand._level
+                obs = make_obs(fields)
                 choose = chooses[a]
                 if choose is not None:
                     # the heuristic bot's decision as a code, applied straight to the
@@ -519,21 +558,21 @@ def _play_chunk(
                     if code == DISCARD:
                         hand.discard(cards)
                         draws_l[a] = draws_l[a] + (len(cards),)
-                        draws = tuple(draws_l)
+                        fields[f_draws] = tuple(draws_l)
                     elif code == FOLD:
                         hand.fold()
                         folded_l[a] = True
-                        folded = tuple(folded_l)
+                        fields[f_folded] = tuple(folded_l)
                     elif code == BET_OR_RAISE:
                         hand.bet_or_raise()
-                        round_bets += 1
-                        voluntary = True
-                        chips = None
+                        fields[f_round_bets] += 1
+                        fields[f_round_voluntary] = True
+                        chips_current = False
                     else:
                         hand.check_or_call()
                         if code == CALL:
-                            voluntary = True
-                            chips = None
+                            fields[f_round_voluntary] = True
+                            chips_current = False
                     continue
                 act = decide(obs)
             else:
@@ -560,17 +599,17 @@ def _play_chunk(
                 ) from None
             if k == "discard":
                 draws_l[a] = draws_l[a] + (len(act.cards or ()),)
-                draws = tuple(draws_l)
+                fields[f_draws] = tuple(draws_l)
             elif k == "fold":
                 folded_l[a] = True
-                folded = tuple(folded_l)
+                fields[f_folded] = tuple(folded_l)
             elif k == "call":
-                voluntary = True
-                chips = None
+                fields[f_round_voluntary] = True
+                chips_current = False
             elif k != "check":
-                round_bets += 1
-                voluntary = True
-                chips = None
+                fields[f_round_bets] += 1
+                fields[f_round_voluntary] = True
+                chips_current = False
         res = hand.result
         assert res is not None
         if nets is not None:

@@ -101,6 +101,24 @@ from triple_draw.bots import (
     CHECK,
     DISCARD,
     FOLD,
+    F_BET_LEVEL,
+    F_BETS,
+    F_BIG_BLIND_SEAT,
+    F_BUTTON,
+    F_DRAWS,
+    F_FOLDED,
+    F_HOLE,
+    F_N_PLAYERS,
+    F_PHASE,
+    F_POT,
+    F_RAISE_TO,
+    F_ROUND_BETS,
+    F_ROUND_VOLUNTARY,
+    F_SEAT,
+    F_SMALL_BLIND_SEAT,
+    F_STACKS,
+    F_STREET,
+    F_TO_CALL,
     CallingStationBot,
     HeuristicBot,
     Observation,
@@ -108,6 +126,8 @@ from triple_draw.bots import (
     as_action,
     decide_method,
     make_bot,
+    new_observation,
+    observation_fields,
 )
 from triple_draw.errors import ArgumentError, BatchTypeError, IllegalActionError, TripleDrawError
 from triple_draw.game.actions import Action
@@ -220,7 +240,6 @@ def _encode_batch(
 _MAX_SKIPS = 10_000
 #: bots whose actions are legal by construction: applied straight to the engine
 _TRUSTED = frozenset((HeuristicBot, RandomBot, CallingStationBot))
-_new_tuple = tuple.__new__
 #: an action's kind -> its decision code (bots.Decision)
 _KIND_CODE = {
     "fold": FOLD,
@@ -329,6 +348,9 @@ class TripleDrawVectorEnv(VectorEnv):
         #: [in_draw, street, bets and raises, voluntary] of the current round
         self._draws_l: list[list[tuple[int, ...]]] = [[] for _ in range(num_envs)]
         self._round: list[list[Any]] = [[None, -1, 0, False] for _ in range(num_envs)]
+        #: the fields of the Observation _bot_obs builds (bots.F_*), and the bets of a draw
+        self._obs_fields = observation_fields()
+        self._zeros = (0,) * num_players
         self.num_envs = num_envs
         self.num_players = num_players
         self.rules = rules
@@ -714,29 +736,38 @@ class TripleDrawVectorEnv(VectorEnv):
     def _bot_obs(self, i: int, h: Hand, s: int) -> Observation:
         """The :class:`Observation` of seat ``s`` (to act) in slot ``i``: what
         ``Observation.from_view(h.view(s))`` gives (the tests compare them)."""
-        n = self.num_players
-        folded = tuple(self._folded[i])
-        draws = tuple(self._draws_l[i])
-        stacks = tuple(h._stacks)
-        pot = sum(h._total)
-        street = h._street
-        if h._in_draw:
-            zeros = (0,) * n
-            return _new_tuple(Observation, (
-                s, tuple(h._hands[s]), "draw", street, n, h.button, h.small_blind_seat,
-                h.big_blind_seat, folded, stacks, zeros, draws, pot, 0, None, 0, 0, False,
-            ))  # fmt: skip
-        bets = tuple(h._bet)
-        listed = h.legal_actions()
-        call = listed[1].amount
-        r = self._round[i]
-        return _new_tuple(Observation, (
-            s, tuple(h._hands[s]), "bet", street, n, h.button, h.small_blind_seat,
-            h.big_blind_seat, folded, stacks, bets, draws, pot,
-            0 if call is None else call - bets[s],
-            listed[2].amount if len(listed) > 2 else None,
-            h._level, r[2], r[3],
-        ))  # fmt: skip
+        f = self._obs_fields  # every field is set again: one list serves every slot
+        f[F_SEAT] = s
+        f[F_HOLE] = tuple(h._hands[s])
+        f[F_STREET] = h._street
+        f[F_N_PLAYERS] = self.num_players
+        f[F_BUTTON] = h._button
+        f[F_SMALL_BLIND_SEAT] = h._sb
+        f[F_BIG_BLIND_SEAT] = h._bb
+        f[F_FOLDED] = tuple(self._folded[i])
+        f[F_STACKS] = tuple(h._stacks)
+        f[F_DRAWS] = tuple(self._draws_l[i])
+        f[F_POT] = sum(h._total)
+        if h._in_draw:  # nothing to call, bet or raise
+            f[F_PHASE] = "draw"
+            f[F_BETS] = self._zeros
+            f[F_TO_CALL] = 0
+            f[F_RAISE_TO] = None
+            f[F_BET_LEVEL] = 0
+            f[F_ROUND_BETS] = 0
+            f[F_ROUND_VOLUNTARY] = False
+        else:
+            f[F_PHASE] = "bet"
+            f[F_BETS] = bets = tuple(h._bet)
+            listed = h.legal_actions()
+            call = listed[1].amount
+            f[F_TO_CALL] = 0 if call is None else call - bets[s]
+            f[F_RAISE_TO] = listed[2].amount if len(listed) > 2 else None
+            f[F_BET_LEVEL] = h._level
+            r = self._round[i]
+            f[F_ROUND_BETS] = r[2]
+            f[F_ROUND_VOLUNTARY] = r[3]
+        return new_observation(f)
 
     def _step_learner(
         self, acts: list[int]
