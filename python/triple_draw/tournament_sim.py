@@ -28,7 +28,29 @@ from typing import Any
 
 from triple_draw._executors import resolve_executor, run_ordered
 from triple_draw._text import format_table
-from triple_draw.bots import Observation, as_action
+from triple_draw.bots import (
+    F_BET_LEVEL,
+    F_BETS,
+    F_BIG_BLIND_SEAT,
+    F_BUTTON,
+    F_DRAWS,
+    F_FOLDED,
+    F_HOLE,
+    F_N_PLAYERS,
+    F_PHASE,
+    F_POT,
+    F_RAISE_TO,
+    F_ROUND_BETS,
+    F_ROUND_VOLUNTARY,
+    F_SEAT,
+    F_SMALL_BLIND_SEAT,
+    F_STACKS,
+    F_STREET,
+    F_TO_CALL,
+    as_action,
+    new_observation,
+    observation_fields,
+)
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
 from triple_draw.game.core import portable_core, resolve_core
 from triple_draw.structure import MAX_ENTRIES, Structure
@@ -301,13 +323,26 @@ def play_hand(
                 stage = (in_draw, street)
                 if not in_draw:
                     round_bets, voluntary = 0, False
-            obs = Observation(
-                a, hand.hole_ids(a), "draw" if in_draw else "bet", street, n, button, sb, bb,
-                hand.folded, hand.stacks, zeros if in_draw else hand.bets,
-                tuple(hand.draws(s) for s in range(n)), hand.pot, hand.to_call,
-                hand.bet_or_raise_amount(), hand.bet_level,
-                0 if in_draw else round_bets, voluntary and not in_draw,
-            )  # fmt: skip
+            f = observation_fields()  # (by name: the one factory of bots.py)
+            f[F_SEAT] = a
+            f[F_HOLE] = hand.hole_ids(a)
+            f[F_PHASE] = "draw" if in_draw else "bet"
+            f[F_STREET] = street
+            f[F_N_PLAYERS] = n
+            f[F_BUTTON] = button
+            f[F_SMALL_BLIND_SEAT] = sb
+            f[F_BIG_BLIND_SEAT] = bb
+            f[F_FOLDED] = hand.folded
+            f[F_STACKS] = hand.stacks
+            f[F_BETS] = zeros if in_draw else hand.bets
+            f[F_DRAWS] = tuple(hand.draws(s) for s in range(n))
+            f[F_POT] = hand.pot
+            f[F_TO_CALL] = hand.to_call
+            f[F_RAISE_TO] = hand.bet_or_raise_amount()
+            f[F_BET_LEVEL] = hand.bet_level
+            f[F_ROUND_BETS] = 0 if in_draw else round_bets
+            f[F_ROUND_VOLUNTARY] = voluntary and not in_draw
+            obs = new_observation(f)
             action = as_action(decide(obs))
         t.act(tid, action)
         kind = action.kind
