@@ -39,7 +39,7 @@ import ipaddress
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -375,6 +375,51 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+
+async def receive_messages(
+    ws: Any,
+    conn: Any,
+    handle_one: Callable[[Any, bool], bool],
+    error_of: Callable[[ProtocolError], dict[str, Any]],
+    where: str,
+) -> None:
+    """The messages of one connection until it or the client closes it: each handed to
+    ``handle_one(data, hello)`` (which returns whether the client has said hello), under
+    the per-connection rate limit; a refused message (``ProtocolError``: ``error_of`` words
+    its frame), a storage failure or a bug answers with an error frame and never reaches
+    the connection as an exception, and the strikes close a connection that keeps
+    sending them. ``where`` names the table (or tournament) in the log."""
+    hello = False
+    while not conn.closed:
+        msg = await ws.receive()
+        if msg["type"] == "websocket.disconnect":
+            break
+        data = msg.get("text")
+        if data is None:
+            data = msg.get("bytes") or b""
+        if not conn.allow():
+            conn.strikes += 1
+            conn.send(error_frame("rate_limited", "too many messages: slow down"))
+            if conn.strikes >= STRIKES_TO_CLOSE:
+                break
+            continue
+        try:
+            hello = handle_one(data, hello)
+        except ProtocolError as e:
+            conn.strikes += 1
+            conn.send(error_of(e))
+            if conn.strikes >= STRIKES_TO_CLOSE:
+                break
+        except StoreError:
+            log.exception("%s: storage failed", where)
+            conn.send(error_frame("server_error", "storage failed; nothing changed"))
+        except Exception as e:  # a bug: one line in the log, the client told
+            conn.strikes += 1
+            log.error("%s: a message failed: %s: %s", where, type(e).__name__, e)
+            conn.send(error_frame("server_error", "the server could not handle that"))
+            if conn.strikes >= STRIKES_TO_CLOSE:
+                break
+
 def create_app(
     tables: Sequence[TableConfig], store: Store, settings: ServerSettings | None = None
 ) -> Starlette:
@@ -631,37 +676,14 @@ def create_app(
             return
         open_by_address[address] = n + 1
         sender = asyncio.create_task(_sender(conn))
-        hello = False
         try:
-            while not conn.closed:
-                msg = await ws.receive()
-                if msg["type"] == "websocket.disconnect":
-                    break
-                data = msg.get("text")
-                if data is None:
-                    data = msg.get("bytes") or b""
-                if not conn.allow():
-                    conn.strikes += 1
-                    conn.send(error_frame("rate_limited", "too many messages: slow down"))
-                    if conn.strikes >= STRIKES_TO_CLOSE:
-                        break
-                    continue
-                try:
-                    hello = handle_message(runner, conn, data, hello)
-                except ProtocolError as e:
-                    conn.strikes += 1
-                    conn.send(error_frame(e.code, str(e)))
-                    if conn.strikes >= STRIKES_TO_CLOSE:
-                        break
-                except StoreError:
-                    log.exception("table %s: storage failed", table_id)
-                    conn.send(error_frame("server_error", "storage failed; nothing changed"))
-                except Exception as e:  # a bug: one line in the log, the client told
-                    conn.strikes += 1
-                    log.error("table %s: a message failed: %s: %s", table_id, type(e).__name__, e)
-                    conn.send(error_frame("server_error", "the server could not handle that"))
-                    if conn.strikes >= STRIKES_TO_CLOSE:
-                        break
+            await receive_messages(
+                ws,
+                conn,
+                lambda data, hello: handle_message(runner, conn, data, hello),
+                lambda e: error_frame(e.code, str(e)),
+                f"table {table_id}",
+            )
         except WebSocketDisconnect:
             pass
         finally:
@@ -786,35 +808,10 @@ def create_tournament_app(
             return
         open_by_address[address] = n + 1
         sender = asyncio.create_task(_send_loop(conn))
-        hello = False
         try:
-            while not conn.closed:
-                msg = await ws.receive()
-                if msg["type"] == "websocket.disconnect":
-                    break
-                data = msg.get("text")
-                if data is None:
-                    data = msg.get("bytes") or b""
-                if not conn.allow():
-                    conn.strikes += 1
-                    conn.send(error_frame("rate_limited", "too many messages: slow down"))
-                    if conn.strikes >= STRIKES_TO_CLOSE:
-                        break
-                    continue
-                try:
-                    hello = handle(runner, conn, data, hello)
-                except ProtocolError as e:
-                    conn.strikes += 1
-                    conn.send(error(e))
-                    if conn.strikes >= STRIKES_TO_CLOSE:
-                        break
-                except StoreError:
-                    log.exception("tournament: storage failed")
-                    conn.send(error_frame("server_error", "storage failed; nothing changed"))
-                except Exception as e:  # a bug: one line in the log, the client told
-                    conn.strikes += 1
-                    log.error("tournament: a message failed: %s: %s", type(e).__name__, e)
-                    conn.send(error_frame("server_error", "the server could not handle that"))
+            await receive_messages(
+                ws, conn, lambda data, hello: handle(runner, conn, data, hello), error, "tournament"
+            )
         except WebSocketDisconnect:
             pass
         finally:
