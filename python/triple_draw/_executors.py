@@ -302,3 +302,60 @@ class _Star:
 
     def __call__(self, a: tuple[Any, ...]) -> Any:
         return self.fn(*a)
+
+
+def run_chunks(
+    fn: Callable[..., Any],
+    args: Iterable[tuple[Any, ...]],
+    executor: Any,
+    workers: int | None,
+    n_chunks: int,
+    on_done: Callable[[int, Any], int],
+    *,
+    progress: Any,
+    total: int,
+    unit: str,
+    unit_scale: bool = False,
+) -> tuple[str, float]:
+    """A run of chunks, as ``simulate`` and the tournament simulator make one: ``fn(*a)``
+    for each ``a`` of ``args`` on the executor :func:`resolve_executor` gives for
+    ``executor``/``workers``, each result handed in order to ``on_done(index, result)``,
+    which returns how many of the ``total`` units (hands, tournaments) are done; a tqdm bar
+    on stderr follows them when ``progress is True``. An executor made here is shut down
+    at the end, at once with its pending work cancelled on an error or Ctrl-C. Returns the
+    executor's description and the run's seconds."""
+    import time
+
+    bar: Any = None
+    ex, owned, desc = resolve_executor(executor, workers, n_chunks)
+    t0 = time.perf_counter()
+    try:
+        if progress is True:
+            from tqdm import tqdm
+
+            bar = tqdm(
+                total=total,
+                unit=unit,
+                unit_scale=unit_scale,
+                file=sys.stderr,
+                desc="simulate",
+                leave=False,
+            )
+
+        def on_result(i: int, part: Any) -> None:
+            done = on_done(i, part)
+            if bar is not None:
+                bar.update(done - bar.n)
+
+        run_ordered(fn, args, ex, on_result)
+    except BaseException:
+        if owned:
+            ex.shutdown(wait=False, cancel_futures=True)
+            owned = False
+        raise
+    finally:
+        if owned:
+            ex.shutdown(wait=True, cancel_futures=True)
+        if bar is not None:
+            bar.close()
+    return desc, time.perf_counter() - t0

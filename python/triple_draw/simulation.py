@@ -33,14 +33,13 @@ import copy
 import hashlib
 import math
 import random
-import sys
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from triple_draw._executors import ExecutorStartError, RayExecutor, resolve_executor, run_ordered
+from triple_draw._executors import ExecutorStartError, RayExecutor, run_chunks
 from triple_draw._text import format_table
 from triple_draw.bots import (
     BET_OR_RAISE,
@@ -772,41 +771,25 @@ def simulate(
             )  # fmt: skip
 
     tally = _Tally(n)
-    bar: Any = None
-    ex, owned, desc = resolve_executor(executor, workers, n_chunks)
-    t0 = time.perf_counter()
-    try:
-        if progress is True:
-            from tqdm import tqdm
 
-            bar = tqdm(
-                total=hands,
-                unit="hand",
-                unit_scale=True,
-                file=sys.stderr,
-                desc="simulate",
-                leave=False,
-            )
+    def on_done(i: int, part: Any) -> int:
+        tally.add(i, part)
+        if report is not None:
+            report(tally.hands, hands)
+        return tally.hands
 
-        def on_result(i: int, part: Any) -> None:
-            tally.add(i, part)
-            if bar is not None:
-                bar.update(tally.hands - bar.n)
-            if report is not None:
-                report(tally.hands, hands)
-
-        run_ordered(_play_chunk, specs(), ex, on_result)
-    except BaseException:
-        if owned:
-            ex.shutdown(wait=False, cancel_futures=True)
-            owned = False
-        raise
-    finally:
-        if owned:
-            ex.shutdown(wait=True, cancel_futures=True)
-        if bar is not None:
-            bar.close()
-    elapsed = time.perf_counter() - t0
+    desc, elapsed = run_chunks(
+        _play_chunk,
+        specs(),
+        executor,
+        workers,
+        n_chunks,
+        on_done,
+        progress=progress,
+        total=hands,
+        unit="hand",
+        unit_scale=True,
+    )
     return tally.result(seed, hands, bot_list, rules, stack, mode, chunk_size, elapsed, desc)
 
 

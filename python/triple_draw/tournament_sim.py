@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import copy
 import math
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from triple_draw._executors import resolve_executor, run_ordered
+from triple_draw._executors import run_chunks
 from triple_draw._text import format_table
 from triple_draw.bots import (
     F_BET_LEVEL,
@@ -468,47 +467,35 @@ def simulate_tournaments(
     report = progress if callable(progress) else None
     if not (callable(progress) or progress in (True, False, None)):
         raise ArgumentTypeError(f"progress must be a bool or a callable, got {progress!r}")
-    bar: Any = None
-    ex, owned, desc = resolve_executor(executor, workers, n_chunks)
-    t0 = time.perf_counter()
-    try:
-        if progress is True:
-            from tqdm import tqdm
 
-            bar = tqdm(
-                total=tournaments, unit="tournament", file=sys.stderr, desc="simulate", leave=False
-            )
+    def on_done(i: int, part: Any) -> int:
+        index, count, p_places, p_prizes, p_sq, p_itm, p_hands, secs = part
+        if index != i:  # pragma: no cover - run_ordered keeps the order
+            raise RuntimeError(f"chunk {index} arrived in place {i}")
+        for k in range(n):
+            for p in range(n):
+                places[k][p] += p_places[k][p]
+            prizes[k] += p_prizes[k]
+            prizes_sq[k] += p_sq[k]
+            itm[k] += p_itm[k]
+        totals["hands"] += p_hands
+        totals["done"] += count
+        totals["worker"] += secs
+        if report is not None:
+            report(int(totals["done"]), tournaments)
+        return int(totals["done"])
 
-        def on_result(i: int, part: Any) -> None:
-            index, count, p_places, p_prizes, p_sq, p_itm, p_hands, secs = part
-            if index != i:  # pragma: no cover - run_ordered keeps the order
-                raise RuntimeError(f"chunk {index} arrived in place {i}")
-            for k in range(n):
-                for p in range(n):
-                    places[k][p] += p_places[k][p]
-                prizes[k] += p_prizes[k]
-                prizes_sq[k] += p_sq[k]
-                itm[k] += p_itm[k]
-            totals["hands"] += p_hands
-            totals["done"] += count
-            totals["worker"] += secs
-            if bar is not None:
-                bar.update(count)
-            if report is not None:
-                report(int(totals["done"]), tournaments)
-
-        run_ordered(_play_chunk, specs(), ex, on_result)
-    except BaseException:
-        if owned:
-            ex.shutdown(wait=False, cancel_futures=True)
-            owned = False
-        raise
-    finally:
-        if owned:
-            ex.shutdown(wait=True, cancel_futures=True)
-        if bar is not None:
-            bar.close()
-    elapsed = time.perf_counter() - t0
+    desc, elapsed = run_chunks(
+        _play_chunk,
+        specs(),
+        executor,
+        workers,
+        n_chunks,
+        on_done,
+        progress=progress,
+        total=tournaments,
+        unit="tournament",
+    )
     cost = st.buy_in + st.fee
     return TournamentSimulationResult(
         structure=st,
