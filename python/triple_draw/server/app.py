@@ -376,6 +376,38 @@ class _SecurityHeaders:
 
 
 
+
+async def send_queued(conn: Any) -> None:
+    """A connection's sender: its queued frames to the socket in order until ``None``
+    (or the peer goes away: the receive loop then ends the connection); then the socket
+    is closed."""
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                break
+            await conn.ws.send_text(text)
+    except Exception:  # the peer went away: the receive loop ends the connection
+        conn.closed = True
+    with contextlib.suppress(Exception):
+        await conn.ws.close()
+
+
+async def release(
+    conn: Any, runner: Any, sender: Any, open_by_address: dict[str, int], address: str
+) -> None:
+    """A connection that ended: its address's count of open connections down by one,
+    detached from its table (or tournament), its sender stopped and awaited."""
+    left = open_by_address.get(address, 1) - 1
+    if left > 0:
+        open_by_address[address] = left
+    else:
+        open_by_address.pop(address, None)
+    runner.detach(conn)
+    conn.queue.put_nowait(None)
+    with contextlib.suppress(Exception):
+        await sender
+
 async def receive_messages(
     ws: Any,
     conn: Any,
@@ -672,10 +704,10 @@ def create_app(
                 )
             )
             conn.close()
-            await _sender(conn)
+            await send_queued(conn)
             return
         open_by_address[address] = n + 1
-        sender = asyncio.create_task(_sender(conn))
+        sender = asyncio.create_task(send_queued(conn))
         try:
             await receive_messages(
                 ws,
@@ -694,27 +726,7 @@ def create_app(
                     held.discard(conn)
                     if not held:
                         del by_session[conn.session]
-            left = open_by_address.get(address, 1) - 1
-            if left > 0:
-                open_by_address[address] = left
-            else:
-                open_by_address.pop(address, None)
-            runner.detach(conn)
-            conn.queue.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await sender
-
-    async def _sender(conn: Connection) -> None:
-        try:
-            while True:
-                text = await conn.queue.get()
-                if text is None:
-                    break
-                await conn.ws.send_text(text)
-        except Exception:  # the peer went away: the receive loop ends the connection
-            conn.closed = True
-        with contextlib.suppress(Exception):
-            await conn.ws.close()
+            await release(conn, runner, sender, open_by_address, address)
 
     routes = [
         Route("/", index),
@@ -804,10 +816,10 @@ def create_tournament_app(
         if settings.connections_per_address and n >= settings.connections_per_address:
             conn.send(error_frame("limit_reached", f"your address already has {n} connections"))
             conn.close()
-            await _send_loop(conn)
+            await send_queued(conn)
             return
         open_by_address[address] = n + 1
-        sender = asyncio.create_task(_send_loop(conn))
+        sender = asyncio.create_task(send_queued(conn))
         try:
             await receive_messages(
                 ws, conn, lambda data, hello: handle(runner, conn, data, hello), error, "tournament"
@@ -816,27 +828,7 @@ def create_tournament_app(
             pass
         finally:
             conn.closed = True
-            left = open_by_address.get(address, 1) - 1
-            if left > 0:
-                open_by_address[address] = left
-            else:
-                open_by_address.pop(address, None)
-            runner.detach(conn)
-            conn.queue.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await sender
-
-    async def _send_loop(conn: Connection) -> None:
-        try:
-            while True:
-                text = await conn.queue.get()
-                if text is None:
-                    break
-                await conn.ws.send_text(text)
-        except Exception:
-            conn.closed = True
-        with contextlib.suppress(Exception):
-            await conn.ws.close()
+            await release(conn, runner, sender, open_by_address, address)
 
     routes = [
         Route("/", page),
