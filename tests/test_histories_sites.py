@@ -350,3 +350,9 @@ def test_huge_amounts_and_nul_names_are_package_errors() -> None:
         histories.load("\x00" * 1000)
     with pytest.raises(ArgumentError, match="NUL"):
         histories.iter_load("a\x00b")
+    # a long text without a line end or a header is taken for a path, and no file has
+    # such a name: one short package error, for every way in
+    for load in (histories.load, histories.iter_load):
+        with pytest.raises(ArgumentError, match=r"cannot be read \(File name too long\)") as e:
+            load("[" * 100_000)
+        assert len(str(e.value)) < 300

@@ -80,6 +80,7 @@ def _first_bet(d: dict) -> None:
     ("change", "match"),
     [
         (lambda d: d.update(schema_version=2), "schema_version"),
+        (lambda d: d.update(schema_version=10**5000), "got an int of 16610 bits"),
         (lambda d: d.update(extra=1), "holds exactly"),
         (lambda d: d.update(seed=str(int(d["seed"]) + 1)), "replay|summary"),
         (lambda d: d.update(seed="-5"), "decimal"),

@@ -1464,10 +1464,14 @@ def _apply_code(hand: Hand, code: Any) -> None:
 def _load(cls: Any, d: Any, clock: Any, core: Any) -> Tournament:
     if not isinstance(d, dict):
         raise SchemaError(f"a tournament document must be a dict, got {type(d).__name__}")
-    if d.get("schema_version") != TOURNAMENT_SCHEMA_VERSION:
-        raise SchemaError(
-            f"schema_version must be {TOURNAMENT_SCHEMA_VERSION}, got {d.get('schema_version')!r}"
+    got = d.get("schema_version")
+    if got != TOURNAMENT_SCHEMA_VERSION:
+        shown = (
+            f"an int of {got.bit_length()} bits"
+            if type(got) is int and got.bit_length() > 64
+            else repr(got)[:60]
         )
+        raise SchemaError(f"schema_version must be {TOURNAMENT_SCHEMA_VERSION}, got {shown}")
     keys = ["hands", "log", "schema_version", "seed", "structure", "summary"]
     if sorted(d) != keys:
         raise SchemaError(f"a tournament document holds exactly {keys}, got {sorted(d)}")

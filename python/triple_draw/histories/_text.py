@@ -110,13 +110,20 @@ def check_path(path: str | os.PathLike[str]) -> None:
 
 
 def _unreadable(path: Path, e: OSError | ValueError) -> ArgumentError:
+    name = str(path)
+    if len(name) > 200:  # (a text without a line end taken for a path: never echo it all)
+        name = name[:200] + "..."
     if isinstance(e, ValueError):  # a NUL in the name: no file can have it
-        return ArgumentError(f"{str(path)[:60]!r}: not a file name (it holds a NUL)")
+        return ArgumentError(f"{name[:60]!r}: not a file name (it holds a NUL)")
     if isinstance(e, FileNotFoundError):
-        return ArgumentError(f"{path}: no such file")
-    if isinstance(e, IsADirectoryError) or path.is_dir():
-        return ArgumentError(f"{path}: is a directory, not a hand-history file")
-    return ArgumentError(f"{path}: cannot be read ({getattr(e, 'strerror', None) or e})")
+        return ArgumentError(f"{name}: no such file")
+    try:
+        is_dir = isinstance(e, IsADirectoryError) or path.is_dir()
+    except OSError:  # a name too long to look up
+        is_dir = False
+    if is_dir:
+        return ArgumentError(f"{name}: is a directory, not a hand-history file")
+    return ArgumentError(f"{name}: cannot be read ({getattr(e, 'strerror', None) or e})")
 
 
 def split_hands(text: str) -> Iterator[tuple[str, int, list[str]]]:
