@@ -59,24 +59,6 @@ from triple_draw.game.view import ViewCache
 
 __all__ = ["Hand", "BET", "DRAW", "OVER", "SHOWDOWN", "PHASES"]
 
-#: each core's 52 ``Card`` objects, by id (cards are immutable: one object per card)
-_CARD_OBJECTS: dict[Any, tuple[Any, ...]] = {}
-
-
-def _card_objects(core: Any) -> tuple[Any, ...]:
-    """The 52 ``Card`` objects of ``core``, made once per core (a core that cannot be a
-    dict key gets new ones each time)."""
-    try:
-        return _CARD_OBJECTS[core]
-    except KeyError:
-        pass
-    except TypeError:  # an unhashable custom core
-        return tuple(core.Card(c) for c in range(52))
-    cards = tuple(core.Card(c) for c in range(52))
-    if len(_CARD_OBJECTS) < 64:
-        _CARD_OBJECTS[core] = cards
-    return cards
-
 
 #: _CW[n][button]: the seats clockwise starting left of the button
 _CW = [
@@ -591,8 +573,11 @@ class Hand(HandState):
                 f"seat {seat} holds {held.count(UNKNOWN)} unknown cards (a record): use "
                 "hole_text, where they are '??'"
             )
-        cards = _card_objects(self._core)
-        return tuple([cards[c] for c in held])
+        core = self._core
+        try:  # both bundled cores hand out one shared Card object per card
+            return tuple(core.parse_cards(held))
+        except AttributeError:  # a core without parse_cards (not required of a core)
+            return tuple(core.Card(c) for c in held)
 
     def hole_text(self, seat: int) -> tuple[str, ...]:
         if type(seat) is not int or not 0 <= seat < self._n:
