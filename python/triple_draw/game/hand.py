@@ -574,10 +574,10 @@ class Hand(HandState):
                 "hole_text, where they are '??'"
             )
         core = self._core
-        try:  # both bundled cores hand out one shared Card object per card
-            return tuple(core.parse_cards(held))
-        except AttributeError:  # a core without parse_cards (not required of a core)
-            return tuple(core.Card(c) for c in held)
+        shared = getattr(core, "parse_cards", None)  # (not required of a core)
+        if shared is not None:  # both bundled cores hand out one shared Card per card
+            return tuple(shared(held))
+        return tuple(core.Card(c) for c in held)
 
     def hole_text(self, seat: int) -> tuple[str, ...]:
         if type(seat) is not int or not 0 <= seat < self._n:
