@@ -373,12 +373,16 @@ def walk_the_truth(h: Hand, text: str, solver: solve.Solver) -> None:
     seat_of, _button = read._seating(data, solver.n)
     truth = _true_places(h, solver, seat_of)
     steps = solver.steps
-    plays = [s for s in steps if s[0] != solve.SHOW]
+    plays = [s for s in steps if s.kind != solve.SHOW]
     assert len(plays) == len(truth)
     st = solver._root()
     for j in range(len(plays)):
         kept = [c for c in solver._expand(st, j) if _agrees(solver, c, j, truth[j])]
-        assert kept, f"step {j} {steps[j][:3]} refuses the real cards: {_why(solver, st, j, truth)}"
+        step = steps[j]
+        assert kept, (
+            f"step {j} ({step.kind} of p{step.player + 1}, action {step.act}) refuses the "
+            f"real cards: {_why(solver, st, j, truth)}"
+        )
         st = kept[0]
     for j in range(len(plays), len(steps)):
         st = next(solver._expand(st, j))

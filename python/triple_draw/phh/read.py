@@ -392,7 +392,7 @@ def _load_one(
                 recorded = _recorded(acts, n, the_rules, serves, loc)
                 if recorded is not None and recorded.fixed is not None:
                     steps = recorded.steps
-                    crowded = {steps[d][2]: steps[d][4] for d in recorded.crowd}
+                    crowded = {steps[d].act: steps[d].nth for d in recorded.crowd}
                     exact = find_reshuffles(serves, True, crowded)
                 plan = _search(acts, n, the_rules, serves, loc, recorded)
             except HistoryError:

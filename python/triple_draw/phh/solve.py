@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.phh.actions import Act
@@ -78,13 +78,34 @@ MATCHING_FIXED_COST = 16
 STUB = 0
 OUT = 1
 
-# a step: (kind, player, action index, known cards, count)
+# the kinds of steps (:class:`Step`)
 FOLD = "fold"
 DISCARD = "discard"
 BURN = "burn"
 DEAL = "deal"
 SERVED = "served"
 SHOW = "show"
+
+
+class Step(NamedTuple):
+    """One step of the hand that moves cards, in the order the engine plays them."""
+
+    #: FOLD, DISCARD, BURN, DEAL (one card to a player), SERVED (a player's draw is
+    #: complete: his discards go out of play) or SHOW
+    kind: str
+    #: the player (-1 for a burn)
+    player: int
+    #: the history action the step comes from: the declaration of a discard, of the draw
+    #: a deal or a served step belongs to; the fold; the show (-1: none)
+    act: int
+    #: the cards the history names (``None`` for a card it does not name): a discard's
+    #: thrown cards, the dealt card, the shown cards; ``()`` for the others
+    cards: tuple[int | None, ...]
+    #: how many cards the step's action moves: thrown by a discard, dealt by the draw of a
+    #: deal or a served step, one for a burn; 0 for a fold or a show
+    moved: int
+    #: a deal: which of its draw's replacements it deals (0 = the first); else 0
+    nth: int
 
 
 class Unsolved(Bad):
@@ -223,7 +244,7 @@ class Solver:
         self.matching = False
         self.hole = hole
         self.acts = {a.i: a for a in acts}
-        self.steps: list[tuple[str, int, int, tuple[int | None, ...], int]] = []
+        self.steps: list[Step] = []
         self._build_steps(acts, receive, serves)
         #: "pokerstars", where the history records where each new stub formed (per
         #: declaration, the size of the new stub formed while he was served): the deal
@@ -254,7 +275,6 @@ class Solver:
         self, acts: list[Act], receive: dict[int, list[int | None]], serves: Serves
     ) -> None:
         steps = self.steps
-        self.size: dict[int, int] = {}  # deal step -> how many cards its draw deals
         order = iter(serves.declared)
         latest: dict[int, int] = {}
         folds: dict[int, int] = {}
@@ -263,43 +283,42 @@ class Solver:
                 folds.setdefault(a.player, a.i)
         for kind, k, count in serves.events:
             if kind == "fold":
-                steps.append((FOLD, k, folds.get(k, -1), (), 0))
+                steps.append(Step(FOLD, k, folds.get(k, -1), (), 0, 0))
             elif kind == "burn":
-                steps.append((BURN, -1, -1, (), 1))
+                steps.append(Step(BURN, -1, -1, (), 1, 0))
             elif kind == "discard":
                 i = next(order)
                 latest[k] = i
                 cards = tuple(self.acts[i].cards)
-                steps.append((DISCARD, k, i, cards, count))
+                steps.append(Step(DISCARD, k, i, cards, count, 0))
             else:  # draw
                 i = latest[k]
                 got = receive.get(i)
                 for x in range(count):
                     c = got[x] if got is not None and x < len(got) else None
-                    self.size[len(steps)] = count
-                    steps.append((DEAL, k, i, (c,), x))
-                steps.append((SERVED, k, i, (), count))
+                    steps.append(Step(DEAL, k, i, (c,), count, x))
+                steps.append(Step(SERVED, k, i, (), count, 0))
         if serves.complete:
             for a in acts:
                 if a.verb == "show" and a.cards is not None:
-                    steps.append((SHOW, a.player, a.i, tuple(a.cards), 0))
+                    steps.append(Step(SHOW, a.player, a.i, tuple(a.cards), 0, 0))
         #: per step, the players dealt cards from there on (who threw a card matters only
         #: to them)
         self.drawing = [0] * (len(steps) + 1)
         for j in range(len(steps) - 1, -1, -1):
-            kind, k = steps[j][0], steps[j][1]
+            kind, k = steps[j].kind, steps[j].player
             self.drawing[j] = self.drawing[j + 1] | (1 << k if kind == DEAL else 0)
         #: per step, how many cards are dealt (burns included) before it
         self.cum = [0]
         for st in steps:
-            self.cum.append(self.cum[-1] + (st[0] in (DEAL, BURN)))
+            self.cum.append(self.cum[-1] + (st.kind in (DEAL, BURN)))
 
     def _requirements(self) -> None:
         """Per named card, the steps that name it: (step, 'deal' or 'hold', player)."""
         req: dict[int, list[tuple[int, str, int]]] = {}
         self.exits: list[list[int]] = [[] for _ in range(self.n)]
         self.gets: list[list[int]] = [[] for _ in range(self.n)]
-        for j, (kind, k, _i, cards, _count) in enumerate(self.steps):
+        for j, (kind, k, _i, cards, _count, _nth) in enumerate(self.steps):
             if kind == DEAL:
                 c = cards[0]
                 if c is None:
@@ -322,7 +341,7 @@ class Solver:
             self.last_req[c] = r[-1][0]
         #: per player, the step where he shows five named cards (his whole hand)
         self.shows: dict[int, int] = {}
-        for j, (kind, k, _i, cards, _count) in enumerate(self.steps):
+        for j, (kind, k, _i, cards, _count, _nth) in enumerate(self.steps):
             if kind == SHOW and all(c is not None for c in cards):
                 self.shows.setdefault(k, j)
         #: per step, per player, his next discard at or after it: (step, cards he keeps)
@@ -330,7 +349,7 @@ class Solver:
         nxt = [(len(self.steps), 5)] * self.n
         self.next_discard[len(self.steps)] = nxt
         for j in range(len(self.steps) - 1, -1, -1):
-            kind, k, _i, cards, _count = self.steps[j]
+            kind, k, _i, cards, _count, _nth = self.steps[j]
             if kind == DISCARD:
                 nxt = nxt[:]
                 nxt[k] = (j, 5 - len(cards))
@@ -342,20 +361,20 @@ class Solver:
         for k, show in self.shows.items():
             row = [0] * (len(self.steps) + 1)
             for j in range(show - 1, -1, -1):
-                kind, p, _i, cards, _count = self.steps[j]
+                kind, p, _i, cards, _count, _nth = self.steps[j]
                 row[j] = row[j + 1] + (len(cards) if kind == DISCARD and p == k else 0)
             self.throws[k] = row
-            self.shown[k] = frozenset(c for c in self.steps[show][3] if c is not None)
+            self.shown[k] = frozenset(c for c in self.steps[show].cards if c is not None)
         #: per player, per step: how many face-down deals to him come before it
         self.udeal = [[0] * (len(self.steps) + 1) for _ in range(self.n)]
         #: per player, the face-down deals to him
         self.face_down: list[list[int]] = [[] for _ in range(self.n)]
-        for j, (kind, p, _i, cards, _count) in enumerate(self.steps):
+        for j, (kind, p, _i, cards, _count, _nth) in enumerate(self.steps):
             if kind == DEAL and cards[0] is None:
                 self.face_down[p].append(j)
         for k in range(self.n):
             row = self.udeal[k]
-            for j, (kind, p, _i, cards, _count) in enumerate(self.steps):
+            for j, (kind, p, _i, cards, _count, _nth) in enumerate(self.steps):
                 row[j + 1] = row[j] + (kind == DEAL and p == k and cards[0] is None)
         self._dealt: dict[tuple[int, ...], bool] = {}
         self._reshuffles()
@@ -388,7 +407,7 @@ class Solver:
         table = [0] * n
         #: per step before which the stub runs out: the size of the new stub
         self.pool_size: dict[int, int] = {}
-        for j, (kind, k, _i, _cards, _count) in enumerate(self.steps):
+        for j, (kind, k, _i, _cards, _count, _nth) in enumerate(self.steps):
             if kind == FOLD:
                 out += 5
             elif kind == DISCARD:
@@ -424,7 +443,7 @@ class Solver:
             h_row = self.hand_out[k]
             g_row = self.hand_thrown[k]
             for d in range(size - 1, -1, -1):
-                kind, p, _i, cards, _x = self.steps[d]
+                kind, p, _i, cards, _count, _nth = self.steps[d]
                 t_row[d] = d if kind == SERVED and p == k else t_row[d + 1]
                 h_row[d] = h_row[d + 1]
                 g_row[d] = g_row[d + 1]
@@ -436,7 +455,7 @@ class Solver:
         """Per step, whether it is a face-down deal to a player who keeps the card until
         he shows his whole hand."""
         closed = [False] * len(self.steps)
-        for d, (kind, k, _i, cards, _count) in enumerate(self.steps):
+        for d, (kind, k, _i, cards, _count, _nth) in enumerate(self.steps):
             show = self.shows.get(k)
             closed[d] = (
                 kind == DEAL
@@ -466,13 +485,13 @@ class Solver:
             self.crowd = {}
             self.own_ok = [[] for _ in range(n)]
         self.own_set = [set(row) for row in self.own_ok]
-        self.deal_steps = [d for d, step in enumerate(steps) if step[0] in (DEAL, BURN)]
-        self.discard_steps = [d for d, step in enumerate(steps) if step[0] == DISCARD]
+        self.deal_steps = [d for d, step in enumerate(steps) if step.kind in (DEAL, BURN)]
+        self.discard_steps = [d for d, step in enumerate(steps) if step.kind == DISCARD]
         #: per player, the deals to him
         self.deals_to: list[list[int]] = [[] for _ in range(n)]
         for d, step in enumerate(steps):
-            if step[0] == DEAL:
-                self.deals_to[step[1]].append(d)
+            if step.kind == DEAL:
+                self.deals_to[step.player].append(d)
         self.closed = self._closed_deals()
         self._matched: dict[tuple[Any, ...], bool] = {}
         self._stub_plans: dict[int, Any] = {}
@@ -504,7 +523,7 @@ class Solver:
             a = self._before_deal(at, a, stub, out, tables)
         allowed[at] = a
         for j in range(at - 1, -1, -1):
-            kind_j, k, _i, cards, _count = steps[j]
+            kind_j, k, _i, cards, _count, _nth = steps[j]
             b = a
             if kind_j == FOLD:
                 hand = 1 << (2 + k)
@@ -670,7 +689,7 @@ class Solver:
         got = self._wheres.get(j)
         if got is not None:
             return got
-        i = self.steps[j][2]
+        i = self.steps[j].act
         a = self.acts.get(i)
         if a is None:
             got = ""
@@ -795,7 +814,7 @@ class Solver:
         if (
             self.matching
             and (self.fixed is not None or not self.pokerstars)
-            and self.steps[j][0] not in _FORCED
+            and self.steps[j].kind not in _FORCED
             and not self._stubs_fit(st, j)
         ):
             self._fail(
@@ -835,7 +854,7 @@ class Solver:
             if throw is None:
                 throw = [0] * n
             throw[k] += 1
-            if throw[k] > self.steps[d][3].count(None):
+            if throw[k] > self.steps[d].cards.count(None):
                 self._fail(
                     j, f"{self._where(j)}p{k + 1} cannot throw {CARD_TEXT[c]} at his next discard"
                 )
@@ -956,20 +975,20 @@ class Solver:
         #: of the new one
         self.left = {}
         self.new_size = {}
-        for d, (kind, k, _i, cards, x) in enumerate(steps):
+        for d, (kind, k, act, cards, count, nth) in enumerate(steps):
             if kind in _MOVES:
                 out += _count_move(kind, k, cards, hand, table)
                 if kind == DISCARD:
                     threw[k] += len(cards)
             elif kind in (DEAL, BURN):
-                counted = not stub or (kind == DEAL and x == 0 and self.size[d] > stub)
+                counted = not stub or (kind == DEAL and nth == 0 and count > stub)
                 if counted and kind == DEAL:
-                    used.add(_i)
-                    if stubs.get(_i, stub + out) != stub + out:
+                    used.add(act)
+                    if stubs.get(act, stub + out) != stub + out:
                         unfit = True  # the record gives another size
-                elif kind == DEAL and out and stubs.get(_i) == stub + out and _i not in used:
+                elif kind == DEAL and out and stubs.get(act) == stub + out and act not in used:
                     # the stub holds only his own discards here: a new stub forms
-                    used.add(_i)
+                    used.add(act)
                     fixed.add(d)
                 if counted or d in fixed:
                     g[d] = 2
@@ -999,7 +1018,7 @@ class Solver:
         #: ... per player: those that deal to him
         self.sinks_to = [[0] * (len(steps) + 1) for _ in range(n)]
         for d in range(len(steps) - 1, -1, -1):
-            kind, k, _i, cards, _x = steps[d]
+            kind, k, _i, cards, _count, _nth = steps[d]
             sink = kind == BURN
             if kind == DEAL and cards[0] is None:
                 show = self.shows.get(k)
@@ -1034,7 +1053,7 @@ class Solver:
             if at_last > j:
                 # named later for the last time: where it goes from there is known (who
                 # else throws it before then is not)
-                kind, p = steps[at_last][0], steps[at_last][1]
+                kind, p = steps[at_last].kind, steps[at_last].player
                 final = -1
                 if kind == DISCARD:
                     gone = self.table_out[p][at_last]
@@ -1130,7 +1149,7 @@ class Solver:
                     mk |= 1 << k
                     gone = self._hand_gone(k, j)
                     d = self.next_discard[j + 1][k][0]
-                    if d == r and self.steps[d][0] == DISCARD and c in self.steps[d][3]:
+                    if d == r and self.steps[d].kind == DISCARD and c in self.steps[d].cards:
                         # his next discard names it: its way from there is known
                         x += 1
                         if x == len(at):
@@ -1192,7 +1211,7 @@ class Solver:
                     continue  # he gets it on the way
                 start = at + 1
                 step = self.steps[at]
-                thrown = kind == "hold" and step[0] == DISCARD and c in step[3]
+                thrown = kind == "hold" and step.kind == DISCARD and c in step.cards
                 place = 2 + n + p if thrown else 2 + p
             ok = [
                 i
@@ -1226,7 +1245,7 @@ class Solver:
         if got is None:
             got = []
             for e in range(start, end):
-                kind, p, _i, cards, _x = self.steps[e]
+                kind, p, _i, cards, _count, _nth = self.steps[e]
                 if kind == BURN:
                     got.append((e, OUT))
                 elif kind == DEAL and cards[0] is None:
@@ -1343,13 +1362,13 @@ class Solver:
                     nxt = self.req_steps[c][bisect_right(self.req_steps[c], j)]
                     if nxt < gone:
                         e = 0  # named before then: it may leave his hand there
-                        if steps[nxt][0] == DISCARD and c in steps[nxt][3]:
+                        if steps[nxt].kind == DISCARD and c in steps[nxt].cards:
                             # his discard names it: it joins the pool from there
                             e = self._segment_at(ends, self._join(k, nxt))
                             at = nxt
                 if e == 0:
                     d, e_d, _m = choose[k]
-                    if d >= 0 and c not in steps[d][3]:
+                    if d >= 0 and c not in steps[d].cards:
                         # one he may throw at his next discard
                         c = -2 if c >= 0 and last[c] < ends[e_d - 1] else c
                         optional[k].append((e_d, c, (mk | self.bits[k]) & draws[e_d]))
@@ -1423,7 +1442,7 @@ class Solver:
                     joins[2 + n + k] = self._segment_at(ends, next_g[served + 1])
             gone = self._hand_gone(k, j)
             at = self.hand_thrown[k][j + 1]
-            by_discard = at < size and self.steps[at][0] == DISCARD
+            by_discard = at < size and self.steps[at].kind == DISCARD
             whole.append(at if by_discard else -1)
             e = 0
             if gone < size:
@@ -1434,7 +1453,7 @@ class Solver:
         for k in range(n):
             d = self.next_discard[j + 1][k][0]
             if d < size and d != whole[k] and not self._between(self.deals_to[k], j, d):
-                m = self.steps[d][3].count(None)
+                m = self.steps[d].cards.count(None)
                 e = self._segment_at(ends, self._join(k, d))
                 if m and 0 < e < len(ends):
                     choose.append((d, e, m))
@@ -1447,10 +1466,10 @@ class Solver:
         # the discards whose cards join a stub: (step, player, stub, how many cards)
         discards: list[tuple[int, int, int, int]] = []
         for d in self._discards_from(j + 1, ends[-1]):
-            k = self.steps[d][1]
+            k = self.steps[d].player
             e = self._segment_at(ends, self._join(k, d))
             if 0 < e < len(ends):
-                discards.append((d, k, e, len(self.steps[d][3])))
+                discards.append((d, k, e, len(self.steps[d].cards)))
         return ends, joins, hands, whole, choose, draws, bases, discards
 
     def _join(self, k: int, d: int) -> int:
@@ -1527,7 +1546,7 @@ class Solver:
             ok = []
             for x in range(e, len(ends)):
                 for y, d in enumerate(segs[x]):
-                    kind, p = self.steps[d][0], self.steps[d][1]
+                    kind, p = self.steps[d].kind, self.steps[d].player
                     if kind != DEAL or p != k or d in self.own_set[k]:
                         ok.append(firsts[x] + y)
             ok.extend(range(firsts[-1], firsts[-1] + self.stub_end))
@@ -1575,7 +1594,7 @@ class Solver:
             allowed = self._allowed(c, x)
         while True:
             for y, d in enumerate(segs[e]):
-                kind, k, _i, cards, _x = steps[d]
+                kind, k, _i, cards, _count, _nth = steps[d]
                 if kind == DEAL and cards[0] is not None:
                     named = cards[0]
                     if named == c or (
@@ -1635,7 +1654,7 @@ class Solver:
             deals = self.udeal[p][d_end] - self.udeal[p][start]
             if not deals or self._between(self.own_ok[p], j, d_end):
                 continue
-            for c in self.steps[show][3]:
+            for c in self.steps[show].cards:
                 assert c is not None
                 t = st.tok[c]
                 if t >= 0 and pool[loc[t]]:
@@ -1691,13 +1710,13 @@ class Solver:
         steps = self.steps
         g = [0] * (len(steps) + 1)
         for d in range(j + 1, len(steps)):
-            kind, k, _i, cards, x = steps[d]
+            kind, k, _i, cards, count, nth = steps[d]
             if kind in _MOVES:
                 out += _count_move(kind, k, cards, hand, table)
                 if kind == DISCARD:
                     every[k] += len(cards)  # they may join the stub at a new stub
             elif kind in (DEAL, BURN):
-                if not stub or (kind == DEAL and x == 0 and self.size[d] > stub):
+                if not stub or (kind == DEAL and nth == 0 and count > stub):
                     g[d] = 2
                     stub += out
                     out = 0
@@ -1722,7 +1741,7 @@ class Solver:
         stub, out = 1 << STUB, 1 << OUT
         steps = self.steps
         for d in range(j + 1, at + 1):
-            kind_d, k, _i, cards, _x = steps[d]
+            kind_d, k, _i, cards, _count, _nth = steps[d]
             if kind_d in (DEAL, BURN):
                 if g[d] == 2 and a & out:
                     a = (a & ~out) | stub
@@ -1772,7 +1791,7 @@ class Solver:
         return out
 
     def _expand(self, st: _State, j: int) -> Iterator[_State]:
-        kind, k, _i, cards, count = self.steps[j]
+        kind, k, _i, cards, _count, nth = self.steps[j]
         n = self.n
         if kind == FOLD:
             s = st.copy()
@@ -1799,7 +1818,7 @@ class Solver:
                 if self._viable(c, j):
                     yield c
         elif kind == DEAL:
-            yield from self._deal(st, j, k, cards[0], count)
+            yield from self._deal(st, j, k, cards[0], nth)
         elif kind == DISCARD:
             yield from self._discard(st, j, k, cards)
         else:  # SHOW
@@ -1828,7 +1847,7 @@ class Solver:
         s = st.copy()
         loc = s.loc
         bit = 1 << k
-        counted = self.pokerstars and x == 0 and self.size[j] > self._stub_count(s)
+        counted = self.pokerstars and x == 0 and self.steps[j].moved > self._stub_count(s)
         if counted:
             self._gather(s)
         if not self._stub_count(s):
@@ -1959,7 +1978,7 @@ class Solver:
                 continue
             r = self._next_req(c, j)
             if r is not None and r[0] > first and not self._forward(sure, j, st.loc[t], r):
-                return 1 << self.steps[first][1]
+                return 1 << self.steps[first].player
         return 0
 
     def _runs_out(self, st: _State, j: int, at: int) -> bool:
@@ -2119,7 +2138,7 @@ class Solver:
             rec = prev
         recs.reverse()
         for j, toks in recs:
-            kind, _k, i, cards, _count = self.steps[j]
+            kind, _k, i, cards, _count, _nth = self.steps[j]
             cs = [ident[t] for t in toks]
             if kind == BURN:
                 plan.burns.append(cs[0])
