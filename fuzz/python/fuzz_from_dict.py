@@ -82,7 +82,8 @@ def mutate(data: bytes, rnd: random.Random) -> bytes:
             del parent[key]
             continue
         else:
-            new = rnd.choice(_ODD)
+            # a copy: the same list or dict put in twice could end up inside itself
+            new = copy.deepcopy(rnd.choice(_ODD))
         parent[key] = new
     return json.dumps(doc, separators=(",", ":")).encode()
 
