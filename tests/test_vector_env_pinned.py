@@ -79,8 +79,15 @@ def _hand(h: Any, hand: Any) -> None:
     h.update(json.dumps(hand.to_dict(), sort_keys=True, default=str).encode())
 
 
-def digest(steps: int = 300, seed: int = 7, reset_at: int | None = None, **kwargs: Any) -> str:
+def digest(
+    steps: int = 300,
+    seed: int = 7,
+    reset_at: int | None = None,
+    compiled: bool = True,
+    **kwargs: Any,
+) -> str:
     env = TripleDrawVectorEnv(**kwargs)
+    env._compiled = compiled  # False: the learner mode's Python loop
     rng = np.random.default_rng(seed)
     h = hashlib.sha256()
     obs, info = env.reset(seed=seed)
@@ -226,3 +233,72 @@ CASES: dict[str, tuple[dict[str, Any], str]] = {
 def test_vector_env_outputs_are_pinned(name: str) -> None:
     kwargs, expected = CASES[name]
     assert digest(**kwargs) == expected
+
+
+@pytest.mark.parametrize("name", [k for k, (kw, _) in CASES.items() if "learner" in kw])
+def test_the_learner_modes_python_loop_gives_the_same(name: str) -> None:
+    """The learner mode's Python loop, the compiled loop's twin (the reference core's
+    environment takes it), gives the same outputs."""
+    kwargs, expected = CASES[name]
+    assert digest(**kwargs, compiled=False) == expected
+
+
+def test_the_compiled_loop_plays_the_bundled_bots_itself() -> None:
+    """On the compiled core the learner mode runs in the compiled loop, which decides for
+    the heuristic bot, the random bot and the calling station itself; other bots, and
+    every bot on the reference core, are asked in Python."""
+    env = TripleDrawVectorEnv(
+        num_envs=2, num_players=5, learner=1, opponents=["heuristic", "random", "call", "equity"]
+    )
+    env.reset(seed=1)
+    assert type(env._loop).__name__ == "VectorLearner"
+    asked: list[int] = []
+    turn = env._bot_turn
+
+    def counted(i: int, h: Any, s: int, *args: Any) -> Any:
+        asked.append(s)
+        return turn(i, h, s, *args)
+
+    env._loop = None  # a new loop over the counted callback
+    env._bot_turn = counted  # type: ignore[method-assign]
+    env._loop = env._compiled_loop()
+    rng = np.random.default_rng(2)
+    info = env.reset(seed=2)[1]
+    for _ in range(8):
+        info = env.step(env.sample_actions(info["action_mask"], rng))[4]
+    assert asked and set(asked) == {0}  # the equity bot, 4 seats after the learner
+    ref = TripleDrawVectorEnv(num_envs=2, learner=0, core="reference")
+    ref.reset(seed=1)
+    assert ref._loop is None
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("copier", ["pickle", "deepcopy"])
+def test_a_copy_mid_run_plays_on_the_same(compiled: bool, copier: str) -> None:
+    """A learner-mode environment pickled or deep-copied between steps (the compiled
+    loop's record of every slot and its bots' random streams go with it) plays on as the
+    original does."""
+    import copy
+    import pickle
+
+    env = TripleDrawVectorEnv(
+        num_envs=6, num_players=3, learner=0, opponents=["heuristic", "random"],
+        autoreset_mode="same_step",
+    )  # fmt: skip
+    env._compiled = compiled
+    rng = np.random.default_rng(5)
+    info = env.reset(seed=5)[1]
+    for _ in range(7):
+        info = env.step(env.sample_actions(info["action_mask"], rng))[4]
+    twin = pickle.loads(pickle.dumps(env)) if copier == "pickle" else copy.deepcopy(env)
+    assert (twin._loop is None) == (not compiled) and twin.hands is not env.hands
+    for _ in range(40):
+        actions = env.sample_actions(info["action_mask"], rng)
+        a, b = env.step(actions), twin.step(actions)
+        ha, hb = hashlib.sha256(), hashlib.sha256()
+        for x, y in zip(a, b, strict=True):
+            _feed(ha, x)
+            _feed(hb, y)
+        assert ha.digest() == hb.digest()
+        info = a[4]
+    assert [h.to_dict() for h in env.hands] == [h.to_dict() for h in twin.hands]
