@@ -358,35 +358,24 @@ class TripleDrawVectorEnv(VectorEnv):
             )
         #: the learner's seat (``None``: self-play, every seat acts through ``step``)
         self.learner = learner
-        #: per slot, the bot of every seat (``None`` for the learner's); each slot has its
-        #: own copies, reseeded from each hand's key, so a slot plays the same hands
-        #: whatever else is in the batch
-        self._bots: list[list[Any]] = []
+        #: per slot, the bot of every seat (``None`` for the learner's): see _copy_bots
+        self._bots: list[list[Any]] = [[None] * num_players for _ in range(num_envs)]
         self._decides: list[Any] = []
+        #: per seat, how the compiled loop plays its bot itself (``_native_bot``; ``None``:
+        #: the learner's seat, and the bots it asks in Python)
+        self._native: list[tuple[Any, ...] | None] = [None] * num_players
         if learner is not None:
             if opponents is None:
                 opponents = "heuristic"
             proto = [make_bot(x, core=core) for x in opponent_specs(opponents, num_players)]
             #: ``opponents[k]`` sits ``k + 1`` seats after the learner
             self.opponents = proto
-            for _ in range(num_envs):
-                row: list[Any] = [None] * num_players
+            compiled = resolve_core("compiled")
+            if resolve_core(core) is compiled and hasattr(compiled, "VectorLearner"):
                 for k, b in enumerate(proto):
-                    row[(learner + k + 1) % num_players] = copy.deepcopy(b)
-                self._bots.append(row)
-            self._decides = [
-                [None if b is None else decide_method(b) for b in row] for row in self._bots
-            ]
-            # per seat, shared by the slots (the bots of a seat are of one class):
-            # applied straight to the engine, and the heuristic bot's decision as a code
-            row0 = self._bots[0]
-            self._trusted = [
-                b is not None and type(b) in _TRUSTED and self._decides[0][s] is not None
-                for s, b in enumerate(row0)
-            ]
-            self._chooses = [
-                [b.choose if type(b) is HeuristicBot else None for b in row] for row in self._bots
-            ]
+                    spec = _native_bot(b, compiled)
+                    if spec != ("python",):
+                        self._native[(learner + k + 1) % num_players] = spec
         #: per slot, the public record a bot's Observation needs: each seat's draws, and
         #: [in_draw, street, bets and raises, voluntary] of the current round
         self._draws_l: list[list[tuple[int, ...]]] = [[] for _ in range(num_envs)]
@@ -396,6 +385,8 @@ class TripleDrawVectorEnv(VectorEnv):
         self._zeros = (0,) * num_players
         self.num_envs = num_envs
         self.num_players = num_players
+        if learner is not None:
+            self._copy_bots(every=False)
         self.rules = rules
         self.stacks = tuple(st)
         self.fixed_button = button
@@ -438,6 +429,34 @@ class TripleDrawVectorEnv(VectorEnv):
         #: reset to take it
         self._loop: Any = None
         self._compiled = learner is not None
+
+    def _copy_bots(self, every: bool) -> None:
+        """Give each slot its own copy of the bot of every seat (``every``) or of the seats
+        whose bots the compiled loop asks in Python: each slot's copies are reseeded from
+        each hand's key, so a slot plays the same hands whatever else is in the batch. The
+        bots the compiled loop plays itself are copied only for the Python loop (at the
+        first reset)."""
+        learner = self.learner
+        assert learner is not None
+        n = self.num_players
+        for row in self._bots:
+            for k, b in enumerate(self.opponents):
+                s = (learner + k + 1) % n
+                if row[s] is None and (every or self._native[s] is None):
+                    row[s] = copy.deepcopy(b)
+        self._decides = [
+            [None if b is None else decide_method(b) for b in row] for row in self._bots
+        ]
+        # per seat, shared by the slots (the bots of a seat are of one class): applied
+        # straight to the engine, and the heuristic bot's decision as a code
+        row0 = self._bots[0]
+        self._trusted = [
+            b is not None and type(b) in _TRUSTED and self._decides[0][s] is not None
+            for s, b in enumerate(row0)
+        ]
+        self._chooses = [
+            [b.choose if type(b) is HeuristicBot else None for b in row] for row in self._bots
+        ]
 
     # -- seeding -----------------------------------------------------------------------------
 
@@ -547,6 +566,8 @@ class TripleDrawVectorEnv(VectorEnv):
             self.hands = [None] * n_envs  # type: ignore[list-item]
             rows = list(range(n_envs))
             self._loop = self._compiled_loop()
+            if self.learner is not None and self._loop is None:
+                self._copy_bots(every=True)  # the Python loop plays every bot
         if self.learner is None:
             for i in rows:
                 self._deal(i)
@@ -710,7 +731,10 @@ class TripleDrawVectorEnv(VectorEnv):
         loop = getattr(compiled, "VectorLearner", None)
         if loop is None or resolve_core(self._core) is not compiled:
             return None
-        specs = [None if b is None else _native_bot(b, compiled) for b in self._bots[0]]
+        specs = [
+            None if s == self.learner else self._native[s] or ("python",)
+            for s in range(self.num_players)
+        ]
 
         def reseed_of(bot: Any, spec: Any) -> Any:  # a bot the loop asks in Python
             r = getattr(bot, "reseed", None) if spec == ("python",) else None
