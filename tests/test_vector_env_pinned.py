@@ -302,3 +302,20 @@ def test_a_copy_mid_run_plays_on_the_same(compiled: bool, copier: str) -> None:
         assert ha.digest() == hb.digest()
         info = a[4]
     assert [h.to_dict() for h in env.hands] == [h.to_dict() for h in twin.hands]
+
+
+def test_without_pythons_streams_the_loop_asks_the_random_bots_in_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """If the compiled loop's random streams did not give ``random.Random``'s numbers, it
+    would leave the bots that draw them (heuristic, random) to Python: the same outputs."""
+    from triple_draw.envs import vector
+
+    monkeypatch.setattr(vector, "_streams_match", lambda loop: False)
+    env = TripleDrawVectorEnv(
+        num_envs=2, num_players=4, learner=0, opponents=["heuristic", "random", "call"]
+    )
+    assert env._native == [None, None, None, ("call", 6, 18)]
+    for name in ("heads-up vs heuristic, same step", "3 players vs random and call"):
+        kwargs, expected = CASES[name]
+        assert digest(**kwargs) == expected

@@ -263,16 +263,14 @@ _MASK_ROWS = _MASKS.tolist()
 
 
 @functools.cache
-def _compiled_streams_match() -> bool:
-    """Whether the compiled loop's random streams give what ``random.Random`` gives (the
-    bundled bots' numbers); if this Python's ``random`` ever changed, it would not play
-    them itself."""
-    from triple_draw import _core
-
+def _streams_match(loop: Any) -> bool:
+    """Whether the random streams of the compiled loop (the class ``loop``) give what
+    ``random.Random`` gives (the bundled bots' numbers); if this Python's ``random`` ever
+    changed, the loop would not play those bots itself."""
     for seed in (0, 12345, (1 << 63) - 25):
         r = random.Random(seed)
         want = (r.random(), r.random(), r.randrange(3), r.getrandbits(32))
-        if _core.VectorLearner.stream_sample(seed) != want:
+        if loop.stream_sample(seed) != want:
             return False  # pragma: no cover - CPython's random has not changed
     return True
 
@@ -286,7 +284,7 @@ def _native_bot(bot: Any, compiled: Any) -> tuple[Any, ...]:
     t = type(bot)
     if t not in _TRUSTED or decide_method(bot) is None:
         return ("python",)
-    streams = type(bot.rng) is random.Random and _compiled_streams_match()
+    streams = type(bot.rng) is random.Random and _streams_match(compiled.VectorLearner)
     if t is HeuristicBot and bot.core is compiled and streams:
         return ("heuristic", *bot._params, bot.bluff)
     if t is RandomBot and streams:
