@@ -319,3 +319,18 @@ def test_without_pythons_streams_the_loop_asks_the_random_bots_in_python(
     for name in ("heads-up vs heuristic, same step", "3 players vs random and call"):
         kwargs, expected = CASES[name]
         assert digest(**kwargs) == expected
+
+
+def test_an_environment_left_behind_is_collected() -> None:
+    """The compiled loop and its environment refer to each other; the garbage collector
+    sees through the loop and frees both."""
+    import gc
+    import weakref
+
+    env = TripleDrawVectorEnv(num_envs=2, learner=0, opponents=["random"])
+    env.reset(seed=1)
+    assert env._loop is not None
+    gone = weakref.ref(env)
+    del env
+    gc.collect()
+    assert gone() is None

@@ -29,6 +29,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadwriteArray2, PyUntypedArrayMethods};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
 
 use super::bots::check_rule;
 use super::errors::argument_error;
@@ -131,7 +132,9 @@ pub struct VectorLearner {
     /// the seats whose bots draw random numbers here, and each seat's index among them
     rng_seats: Vec<usize>,
     rng_index: [usize; MAX],
-    turn: Py<PyAny>,
+    /// the environment's `_bot_turn` (`None` once the collector has cleared the loop: the
+    /// two refer to each other)
+    turn: Option<Py<PyAny>>,
     /// per slot and seat, the `reseed` of a Python bot that has one
     reseeds: Vec<Vec<Option<Py<PyAny>>>>,
     hands: Py<PyList>,
@@ -469,7 +472,11 @@ impl VectorLearner {
                 let draws: Vec<Bound<'_, PyTuple>> = (0..n)
                     .map(|j| PyTuple::new(py, &slot.drawn[j][..(slot.nd[j] as usize).min(3)]))
                     .collect::<PyResult<_>>()?;
-                let got = self.turn.bind(py).call1((
+                let turn = self
+                    .turn
+                    .as_ref()
+                    .ok_or_else(|| argument_error("the loop was cleared"))?;
+                let got = turn.bind(py).call1((
                     i,
                     h,
                     s,
@@ -805,7 +812,7 @@ impl VectorLearner {
             bots,
             rng_seats,
             rng_index,
-            turn,
+            turn: Some(turn),
             reseeds,
             hands: hands.unbind(),
             episode: episode.unbind(),
@@ -1049,6 +1056,33 @@ impl VectorLearner {
         }
         self.slots = slots;
         Ok(())
+    }
+
+    // The garbage collector's protocol: the loop refers to its environment (through
+    // `turn`), which refers to the loop.
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.hand_cls)?;
+        visit.call(&self.rules)?;
+        visit.call(&self.stacks)?;
+        visit.call(&self.kwargs)?;
+        visit.call(&self.turn)?;
+        for r in self.reseeds.iter().flatten() {
+            visit.call(r)?;
+        }
+        visit.call(&self.hands)?;
+        visit.call(&self.episode)?;
+        visit.call(&self.keys)?;
+        visit.call(&self.done)?;
+        visit.call(&self.skipped)?;
+        visit.call(&self.skipped_reward)?;
+        Ok(())
+    }
+
+    fn __clear__(&mut self) {
+        self.turn = None;
+        for r in self.reseeds.iter_mut().flatten() {
+            *r = None;
+        }
     }
 
     /// Sample values of the random streams (tests): `random()` twice, then
