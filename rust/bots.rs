@@ -273,6 +273,128 @@ impl Heuristic {
     }
 }
 
+/// The most seats a [`Spot`] may have.
+pub const MAX_SEATS: usize = 16;
+
+/// One seat's decision as the heuristic reads it from what that seat may see: the
+/// fields of `triple_draw.bots.Observation` it looks at, read by the Observation binding
+/// (`rust/python/bots.rs`) or straight from a hand (the batched environment,
+/// `rust/python/vector.rs`), so both decide by [`Heuristic::choose`].
+#[derive(Clone, Copy, Debug)]
+pub struct Spot<'a> {
+    /// The seat to act, and the number of seats (2..=[`MAX_SEATS`]).
+    pub me: usize,
+    pub n: usize,
+    /// Its five cards, in the order the hand holds them.
+    pub hole: [u8; 5],
+    /// A draw (else a betting round).
+    pub draw: bool,
+    /// The betting round, or the draw's index.
+    pub street: u8,
+    /// Per seat: folded.
+    pub folded: &'a [bool],
+    /// Per seat: the cards drawn at the seat's last draw so far (`None`: not drawn yet).
+    /// Read for live opponents only.
+    pub last_drawn: &'a [Option<u8>],
+    // -- betting only
+    pub to_call: i64,
+    pub pot: i64,
+    pub can_raise: bool,
+    pub round_bets: u32,
+    pub voluntary: bool,
+    pub big_blind: usize,
+    pub small_blind: Option<usize>,
+    /// Per seat: chips behind. Read only when a raise is allowed in the first round.
+    pub stacks: &'a [i64],
+    /// Read only when a raise is allowed with nothing to call in a later round.
+    pub button: usize,
+}
+
+impl Spot<'_> {
+    /// Whether [`Heuristic::choose`] reads [`Spot::stacks`].
+    pub fn reads_stacks(&self) -> bool {
+        !self.draw && self.can_raise && self.street == 0
+    }
+
+    /// Whether [`Heuristic::choose`] reads [`Spot::button`].
+    pub fn reads_button(&self) -> bool {
+        !self.draw && self.can_raise && self.street != 0 && self.to_call == 0
+    }
+}
+
+/// What [`Heuristic::choose`] decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// A betting decision.
+    Bet(Decision),
+    /// Throw the cards at these positions of [`Spot::hole`] (bit i: `hole[i]`).
+    Discard(u8),
+}
+
+impl Heuristic {
+    /// The decision at `spot`; `r` as in [`Heuristic::bet`] (unused in a draw).
+    pub fn choose(&self, spot: &Spot, r: f64) -> Choice {
+        let (n, me) = (spot.n, spot.me);
+        let mut opp_last = [0u8; MAX_SEATS];
+        let mut n_last = 0;
+        let mut n_opps = 0u32;
+        for j in 0..n {
+            if j != me && !spot.folded[j] {
+                n_opps += 1;
+                if let Some(d) = spot.last_drawn[j] {
+                    opp_last[n_last] = d;
+                    n_last += 1;
+                }
+            }
+        }
+        let s = Seen {
+            hole: spot.hole,
+            rank: rank_of(&spot.hole),
+            draws_left: 3 - spot.street,
+            street: spot.street,
+            n_opps,
+            opp_last: &opp_last[..n_last],
+        };
+        if spot.draw {
+            return Choice::Discard(self.discard(&s));
+        }
+        // the position, read only where the heuristic looks at it: live players who are
+        // not all-in acting after me up to the big blind (first round), and whether I am
+        // the last live player counting back from the button (later rounds)
+        let mut seats_behind = 0;
+        let mut last_to_act = false;
+        if spot.reads_stacks() {
+            let mut j = me;
+            while j != spot.big_blind {
+                j = (j + 1) % n;
+                if !spot.folded[j] && spot.stacks[j] != 0 {
+                    seats_behind += 1;
+                }
+            }
+        } else if spot.reads_button() {
+            let mut j = spot.button;
+            for _ in 0..n {
+                if !spot.folded[j] {
+                    last_to_act = j == me;
+                    break;
+                }
+                j = (j + n - 1) % n;
+            }
+        }
+        let b = Betting {
+            to_call: spot.to_call,
+            pot: spot.pot,
+            can_raise: spot.can_raise,
+            round_bets: spot.round_bets,
+            voluntary: spot.voluntary,
+            seats_behind,
+            blind: me == spot.big_blind || spot.small_blind == Some(me),
+            last_to_act,
+        };
+        Choice::Bet(self.bet(&s, &b, r))
+    }
+}
+
 /// The rank of a seat's five cards (any order).
 pub fn rank_of(hole: &[u8; 5]) -> u16 {
     tables().rank5(*hole)

@@ -8,6 +8,7 @@ pub mod cards;
 pub mod deck;
 pub mod eval;
 pub mod pool;
+pub mod pyrandom;
 
 #[cfg(feature = "python")]
 mod python;

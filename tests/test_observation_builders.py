@@ -241,6 +241,7 @@ def test_vector_env_bots_get_what_the_view_shows(n_players: int, opponents: Any)
         num_envs=4, num_players=n_players, learner=0, opponents=opponents, stacks=15,
         autoreset_mode="same_step",
     )  # fmt: skip
+    env._compiled = False  # the Python loop builds Observations for every bot
     built = env._bot_obs
     phases: list[str] = []
 

@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("gymnasium", minversion="1.1")
 
+from triple_draw.bots import RandomBot
 from triple_draw.envs import encoding
 from triple_draw.envs.vector import TripleDrawVectorEnv, hand_seed
 from triple_draw.errors import BatchTypeError, IllegalActionError, TripleDrawError
@@ -500,6 +501,7 @@ def test_learner_mode_bots_see_what_their_view_shows(n_players, opponents) -> No
         num_envs=6, num_players=n_players, learner=1, opponents=opponents, stacks=12,
         autoreset_mode="same_step",
     )  # fmt: skip
+    env._compiled = False  # the Python loop's observations (the compiled loop's, below)
     built = env._bot_obs
     checked = []
 
@@ -511,6 +513,39 @@ def test_learner_mode_bots_see_what_their_view_shows(n_players, opponents) -> No
 
     env._bot_obs = checked_obs
     _obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        _obs, _r, _term, _trunc, info = env.step(env.sample_actions(info["action_mask"], rng))
+    assert checked.count("bet") > 100 and checked.count("draw") > 20
+
+
+class _SubclassedRandomBot(RandomBot):
+    """Not the bundled class itself: the compiled loop asks it in Python."""
+
+
+def test_learner_mode_compiled_loop_gives_python_bots_what_their_view_shows() -> None:
+    """The compiled loop asks the bots it does not play itself (here the heuristic bot on
+    the reference core and a subclass of the random bot) in Python, with an Observation
+    built from the hand and the loop's record: every one equals
+    Observation.from_view(hand.view(seat))."""
+    from triple_draw.bots import HeuristicBot, Observation
+
+    env = TripleDrawVectorEnv(
+        num_envs=6, num_players=4, learner=2, stacks=12, autoreset_mode="same_step",
+        opponents=[HeuristicBot(core="reference"), _SubclassedRandomBot(), "heuristic"],
+    )  # fmt: skip
+    built = env._observation
+    checked = []
+
+    def checked_obs(h, s, *record):
+        obs = built(h, s, *record)
+        assert obs == Observation.from_view(h.view(s)), s
+        checked.append(obs.phase)
+        return obs
+
+    env._observation = checked_obs
+    _obs, info = env.reset(seed=4)
+    assert env._loop is not None
     rng = np.random.default_rng(4)
     for _ in range(60):
         _obs, _r, _term, _trunc, info = env.step(env.sample_actions(info["action_mask"], rng))

@@ -14,6 +14,7 @@ __all__ = [
     "Card",
     "DiscardChoices",
     "ViewCache",
+    "VectorLearner",
     "Deck",
     "HandRank",
     "MAX_THREADS",
@@ -97,6 +98,45 @@ class ViewCache:
 
     def __new__(cls, h: Any) -> ViewCache: ...
     def view(self, h: Any, seat: Any) -> dict[str, Any]: ...
+
+@final
+class VectorLearner:
+    """The batched environment's learner mode stepped in the core
+    (``triple_draw.envs.vector``; made by ``TripleDrawVectorEnv._compiled_loop``)."""
+
+    def __new__(
+        cls,
+        hand_cls: Any,
+        rules: Any,
+        stacks: tuple[int, ...],
+        core: Any,
+        learner: int,
+        button: int | None,
+        reward_scale: float,
+        bots: list[tuple[Any, ...] | None],
+        turn: Any,
+        reseeds: list[list[Any]],
+        hands: list[Any],
+        episode: list[int],
+        keys: list[int],
+        done: list[bool],
+        skipped: npt.NDArray[np.int64],
+        skipped_reward: npt.NDArray[np.float32],
+        layout: list[int],
+        masks: list[list[int]],
+    ) -> VectorLearner: ...
+    def deal(self, rows: Sequence[int], advance: bool) -> None: ...
+    def step(
+        self, actions: Sequence[int]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], list[int]]: ...
+    def observe(
+        self,
+        rows: Sequence[int] | None,
+        out: npt.NDArray[np.float32],
+        mask: npt.NDArray[np.int8] | None = None,
+    ) -> None: ...
+    @staticmethod
+    def stream_sample(seed: int) -> tuple[float, float, int, int]: ...
 
 @final
 class DiscardChoices:

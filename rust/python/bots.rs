@@ -5,7 +5,7 @@
 //! order of that class) and returns the heuristic bot's decision.
 
 use crate::bots::{
-    rank_of, standard_discard, Betting, Heuristic, Seen, DECISION_NAMES, DISCARD_CODE,
+    rank_of, standard_discard, Choice, Heuristic, Spot, DECISION_NAMES, DISCARD_CODE, MAX_SEATS,
 };
 use crate::eval::NUM_CLASSES;
 use pyo3::prelude::*;
@@ -64,7 +64,7 @@ fn thrown<'py>(py: Python<'py>, hole: &[u8; 5], mask: u8) -> PyResult<Bound<'py,
     PyTuple::new(py, ids)
 }
 
-fn check_rule(keep_max: i64, pat_max: i64) -> PyResult<(u8, u16)> {
+pub(crate) fn check_rule(keep_max: i64, pat_max: i64) -> PyResult<(u8, u16)> {
     if !(0..=12).contains(&keep_max) {
         return Err(argument_error(format!(
             "keep_max must be a card rank 0 (deuce) to 12 (ace), got {keep_max}"
@@ -95,9 +95,6 @@ fn bots_standard_discard<'py>(
         standard_discard(&hole, rank_of(&hole), keep, pat),
     )
 }
-
-/// The most seats an observation may have (the engine seats at most 8).
-const MAX_SEATS: usize = 16;
 
 // Field positions of triple_draw.bots.Observation.
 const OBS_SEAT: usize = 0;
@@ -180,84 +177,75 @@ fn bots_heuristic<'py>(
         ));
     }
     let mut folded = [false; MAX_SEATS];
-    let mut opp_last = [0u8; MAX_SEATS];
-    let mut n_last = 0;
-    let mut n_opps = 0u32;
+    let mut last_drawn = [None; MAX_SEATS];
     for (j, f) in folded.iter_mut().enumerate().take(n) {
         *f = folded_t.get_item(j)?.extract()?;
         if j != me && !*f {
-            n_opps += 1;
             let dj = draws.get_item(j)?;
             let dj = dj.cast::<PyTuple>()?;
             if !dj.is_empty() {
-                opp_last[n_last] = dj.get_item(dj.len() - 1)?.extract()?;
-                n_last += 1;
+                last_drawn[j] = Some(dj.get_item(dj.len() - 1)?.extract()?);
             }
         }
     }
-    let draws_left = 3 - street;
-    let s = Seen {
+    let mut spot = Spot {
+        me,
+        n,
         hole,
-        rank: rank_of(&hole),
-        draws_left,
+        draw,
         street,
-        n_opps,
-        opp_last: &opp_last[..n_last],
+        folded: &folded[..n],
+        last_drawn: &last_drawn[..n],
+        to_call: 0,
+        pot: 0,
+        can_raise: false,
+        round_bets: 0,
+        voluntary: false,
+        big_blind: 0,
+        small_blind: None,
+        stacks: &[],
+        button: 0,
     };
     if draw {
-        return Ok((DISCARD_CODE, thrown(py, &hole, h.discard(&s))?));
+        return match h.choose(&spot, 0.0) {
+            Choice::Discard(mask) => Ok((DISCARD_CODE, thrown(py, &hole, mask)?)),
+            Choice::Bet(_) => unreachable!("a draw is a discard"),
+        };
     }
-    let to_call: i64 = item(OBS_TO_CALL)?.extract()?;
-    let can_raise = !item(OBS_RAISE_TO)?.is_none();
-    let bb = seat_of(item(OBS_BB)?.extract()?, n, "big blind seat")?;
+    spot.to_call = item(OBS_TO_CALL)?.extract()?;
+    spot.can_raise = !item(OBS_RAISE_TO)?.is_none();
+    spot.big_blind = seat_of(item(OBS_BB)?.extract()?, n, "big blind seat")?;
     // a table's hand under the dead-button rule may have no small blind
     let sb_item = item(OBS_SB)?;
-    let sb = if sb_item.is_none() {
+    spot.small_blind = if sb_item.is_none() {
         None
     } else {
         Some(seat_of(sb_item.extract()?, n, "small blind seat")?)
     };
-    // the position, read only where the heuristic looks at it: live players who are not
-    // all-in acting after me up to the big blind (first round), and whether I am the last
-    // live player counting back from the button (later rounds)
-    let mut seats_behind = 0;
-    let mut last_to_act = false;
-    if can_raise && street == 0 {
-        let stacks = item(OBS_STACKS)?;
-        let stacks = stacks.cast::<PyTuple>()?;
-        if stacks.len() != n {
+    // read only where the heuristic looks at them (Spot::reads_stacks, reads_button)
+    let mut stacks = [0i64; MAX_SEATS];
+    if spot.reads_stacks() {
+        let st = item(OBS_STACKS)?;
+        let st = st.cast::<PyTuple>()?;
+        if st.len() != n {
             return Err(argument_error(
                 "observation: per-seat fields of the wrong length",
             ));
         }
-        let mut j = me;
-        while j != bb {
-            j = (j + 1) % n;
-            if !folded[j] && stacks.get_item(j)?.extract::<i64>()? != 0 {
-                seats_behind += 1;
-            }
+        for (j, x) in stacks.iter_mut().enumerate().take(n) {
+            *x = st.get_item(j)?.extract()?;
         }
-    } else if can_raise && to_call == 0 {
-        let mut j = seat_of(item(OBS_BUTTON)?.extract()?, n, "button")?;
-        for _ in 0..n {
-            if !folded[j] {
-                last_to_act = j == me;
-                break;
-            }
-            j = (j + n - 1) % n;
-        }
+        spot.stacks = &stacks[..n];
+    } else if spot.reads_button() {
+        spot.button = seat_of(item(OBS_BUTTON)?.extract()?, n, "button")?;
     }
-    let b = Betting {
-        to_call,
-        pot: item(OBS_POT)?.extract()?,
-        can_raise,
-        round_bets: item(OBS_ROUND_BETS)?.extract()?,
-        voluntary: item(OBS_VOLUNTARY)?.extract()?,
-        seats_behind,
-        blind: me == bb || sb == Some(me),
-        last_to_act,
-    };
-    Ok((h.bet(&s, &b, r).code(), PyTuple::empty(py)))
+    spot.pot = item(OBS_POT)?.extract()?;
+    spot.round_bets = item(OBS_ROUND_BETS)?.extract()?;
+    spot.voluntary = item(OBS_VOLUNTARY)?.extract()?;
+    match h.choose(&spot, r) {
+        Choice::Bet(d) => Ok((d.code(), PyTuple::empty(py))),
+        Choice::Discard(_) => unreachable!("a betting round is no draw"),
+    }
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -9,7 +9,8 @@
 //! * [`analysis`] — the analysis kernels;
 //! * [`bots`] — the heuristic bot's decisions;
 //! * [`view`] — `ViewCache`, what one seat may see of a hand (`Hand.view`);
-//! * [`choices`] — `DiscardChoices`, the legal draws of a hand (`Hand.legal_actions`).
+//! * [`choices`] — `DiscardChoices`, the legal draws of a hand (`Hand.legal_actions`);
+//! * [`vector`] — `VectorLearner`, the batched environment's learner mode.
 //!
 //! Promises (see docs/security.md): every error on bad input is a `TripleDrawError`
 //! subclass (or `TypeError` for a wrong type, `MemoryError` when an allocation fails); no
@@ -24,6 +25,7 @@ mod choices;
 mod deck;
 mod errors;
 mod eval;
+mod vector;
 mod view;
 
 use pyo3::prelude::*;
@@ -51,6 +53,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bots::register(m)?;
     view::register(m)?;
     choices::register(m)?;
+    vector::register(m)?;
     // Build the evaluator tables and the shared objects at import, not inside the first
     // timed call.
     let _ = crate::eval::tables();

@@ -63,6 +63,8 @@ The bullets below describe self-play.
 from __future__ import annotations
 
 import copy
+import functools
+import random
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -131,6 +133,7 @@ from triple_draw.bots import (
 )
 from triple_draw.errors import ArgumentError, BatchTypeError, IllegalActionError, TripleDrawError
 from triple_draw.game.actions import Action
+from triple_draw.game.core import resolve_core
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_PLAYERS, Rules
 from triple_draw.simulation import _bot_label, table_rules
@@ -251,6 +254,44 @@ _KIND_CODE = {
 }
 
 _MODES = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
+#: the observation's layout and the masks of the row codes, for the compiled loop
+_LAYOUT = [
+    OBS_SLOTS, OBS_DISCARDS, OBS_PHASE, OBS_STREET, OBS_TO_ACT, OBS_CHIPS, OBS_RAISES,
+    OBS_PLAYERS, PER_PLAYER, DISCARD_OFFSET, N_ACTIONS,
+]  # fmt: skip
+_MASK_ROWS = _MASKS.tolist()
+
+
+@functools.cache
+def _streams_match(loop: Any) -> bool:
+    """Whether the random streams of the compiled loop (the class ``loop``) give what
+    ``random.Random`` gives (the bundled bots' numbers); if this Python's ``random`` ever
+    changed, the loop would not play those bots itself."""
+    for seed in (0, 12345, (1 << 63) - 25):
+        r = random.Random(seed)
+        want = (r.random(), r.random(), r.randrange(3), r.getrandbits(32))
+        if loop.stream_sample(seed) != want:
+            return False  # pragma: no cover - CPython's random has not changed
+    return True
+
+
+def _native_bot(bot: Any, compiled: Any) -> tuple[Any, ...]:
+    """How the compiled learner loop plays ``bot`` (a slot's copy of a seat's bot): the
+    parameters of a bundled bot it decides for itself (the heuristic bot and the calling
+    station computing on the compiled core ``compiled``, the random bot), drawing the
+    numbers the bot's own ``random.Random`` would draw; ``("python",)``: any other bot,
+    asked through :meth:`TripleDrawVectorEnv._bot_turn`."""
+    t = type(bot)
+    if t not in _TRUSTED or decide_method(bot) is None:
+        return ("python",)
+    streams = type(bot.rng) is random.Random and _streams_match(compiled.VectorLearner)
+    if t is HeuristicBot and bot.core is compiled and streams:
+        return ("heuristic", *bot._params, bot.bluff)
+    if t is RandomBot and streams:
+        return ("random", bot.fold_when_free)
+    if t is CallingStationBot and bot.core is compiled:
+        return ("call", bot.keep_max, bot._pat)
+    return ("python",)
 
 
 class TripleDrawVectorEnv(VectorEnv):
@@ -315,35 +356,24 @@ class TripleDrawVectorEnv(VectorEnv):
             )
         #: the learner's seat (``None``: self-play, every seat acts through ``step``)
         self.learner = learner
-        #: per slot, the bot of every seat (``None`` for the learner's); each slot has its
-        #: own copies, reseeded from each hand's key, so a slot plays the same hands
-        #: whatever else is in the batch
-        self._bots: list[list[Any]] = []
+        #: per slot, the bot of every seat (``None`` for the learner's): see _copy_bots
+        self._bots: list[list[Any]] = [[None] * num_players for _ in range(num_envs)]
         self._decides: list[Any] = []
+        #: per seat, how the compiled loop plays its bot itself (``_native_bot``; ``None``:
+        #: the learner's seat, and the bots it asks in Python)
+        self._native: list[tuple[Any, ...] | None] = [None] * num_players
         if learner is not None:
             if opponents is None:
                 opponents = "heuristic"
             proto = [make_bot(x, core=core) for x in opponent_specs(opponents, num_players)]
             #: ``opponents[k]`` sits ``k + 1`` seats after the learner
             self.opponents = proto
-            for _ in range(num_envs):
-                row: list[Any] = [None] * num_players
+            compiled = resolve_core("compiled")
+            if resolve_core(core) is compiled and hasattr(compiled, "VectorLearner"):
                 for k, b in enumerate(proto):
-                    row[(learner + k + 1) % num_players] = copy.deepcopy(b)
-                self._bots.append(row)
-            self._decides = [
-                [None if b is None else decide_method(b) for b in row] for row in self._bots
-            ]
-            # per seat, shared by the slots (the bots of a seat are of one class):
-            # applied straight to the engine, and the heuristic bot's decision as a code
-            row0 = self._bots[0]
-            self._trusted = [
-                b is not None and type(b) in _TRUSTED and self._decides[0][s] is not None
-                for s, b in enumerate(row0)
-            ]
-            self._chooses = [
-                [b.choose if type(b) is HeuristicBot else None for b in row] for row in self._bots
-            ]
+                    spec = _native_bot(b, compiled)
+                    if spec != ("python",):
+                        self._native[(learner + k + 1) % num_players] = spec
         #: per slot, the public record a bot's Observation needs: each seat's draws, and
         #: [in_draw, street, bets and raises, voluntary] of the current round
         self._draws_l: list[list[tuple[int, ...]]] = [[] for _ in range(num_envs)]
@@ -353,6 +383,8 @@ class TripleDrawVectorEnv(VectorEnv):
         self._zeros = (0,) * num_players
         self.num_envs = num_envs
         self.num_players = num_players
+        if learner is not None:
+            self._copy_bots(every=False)
         self.rules = rules
         self.stacks = tuple(st)
         self.fixed_button = button
@@ -378,17 +410,51 @@ class TripleDrawVectorEnv(VectorEnv):
         self._draw_arr = np.full((num_envs, num_players, 3), -1, dtype=np.int64)
         self._ndraws = [[0] * num_players for _ in range(num_envs)]
         self._done = [False] * num_envs
-        self._slot_keys: list[int] = []
+        self._slot_keys = [0] * num_envs
         #: the seed of each slot's stream (``reset(seed=s)`` gives every slot ``s``)
         self._slot_seeds: list[int] = []
         self._last_seat = [0] * num_envs
         #: per slot: which seats folded (the env applies every action) and the button
-        self._folded: list[list[int]] = [[] for _ in range(num_envs)]
+        self._folded: list[list[bool]] = [[] for _ in range(num_envs)]
         self._button = [0] * num_envs
         self._seat = np.zeros(num_envs, dtype=np.int64)
         self._actor = np.zeros(num_envs, dtype=np.int64)
         self._mask = np.zeros((num_envs, N_ACTIONS), dtype=np.int8)
         self._arange = np.arange(num_envs)
+        #: the learner mode's compiled loop (_core.VectorLearner), made at the first reset
+        #: when the hands are on the compiled core; ``None``: the Python loop below (its
+        #: twin, which the tests hold it to) - set ``_compiled = False`` before the first
+        #: reset to take it
+        self._loop: Any = None
+        self._compiled = learner is not None
+
+    def _copy_bots(self, every: bool) -> None:
+        """Give each slot its own copy of the bot of every seat (``every``) or of the seats
+        whose bots the compiled loop asks in Python: each slot's copies are reseeded from
+        each hand's key, so a slot plays the same hands whatever else is in the batch. The
+        bots the compiled loop plays itself are copied only for the Python loop (at the
+        first reset)."""
+        learner = self.learner
+        assert learner is not None
+        n = self.num_players
+        for row in self._bots:
+            for k, b in enumerate(self.opponents):
+                s = (learner + k + 1) % n
+                if row[s] is None and (every or self._native[s] is None):
+                    row[s] = copy.deepcopy(b)
+        self._decides = [
+            [None if b is None else decide_method(b) for b in row] for row in self._bots
+        ]
+        # per seat, shared by the slots (the bots of a seat are of one class): applied
+        # straight to the engine, and the heuristic bot's decision as a code
+        row0 = self._bots[0]
+        self._trusted = [
+            b is not None and type(b) in _TRUSTED and self._decides[0][s] is not None
+            for s, b in enumerate(row0)
+        ]
+        self._chooses = [
+            [b.choose if type(b) is HeuristicBot else None for b in row] for row in self._bots
+        ]
 
     # -- seeding -----------------------------------------------------------------------------
 
@@ -477,7 +543,6 @@ class TripleDrawVectorEnv(VectorEnv):
             )
         if not self._slot_seeds:  # the first reset: every slot needs a stream
             self._slot_seeds = [0] * n_envs
-            self._slot_keys = [0] * n_envs
             os_seed = secrets.randbits(63)
             for i in range(n_envs):
                 self._seed_slot(i, os_seed)
@@ -498,6 +563,9 @@ class TripleDrawVectorEnv(VectorEnv):
         if not self.hands:
             self.hands = [None] * n_envs  # type: ignore[list-item]
             rows = list(range(n_envs))
+            self._loop = self._compiled_loop()
+            if self.learner is not None and self._loop is None:
+                self._copy_bots(every=True)  # the Python loop plays every bot
         if self.learner is None:
             for i in rows:
                 self._deal(i)
@@ -505,10 +573,20 @@ class TripleDrawVectorEnv(VectorEnv):
         else:
             self._skipped[:] = 0
             self._skipped_reward[:] = 0.0
-            for i in rows:
-                self._deal_learner(i)
-        obs = self._observe(range(n_envs))
-        return obs, self._info()
+            if self._loop is not None:
+                self._loop.deal(rows, False)
+            else:
+                for i in rows:
+                    self._deal_learner(i)
+        return self._observe_all(), self._info()
+
+    def _observe_all(self) -> np.ndarray:
+        """The observation of every slot (and the action masks)."""
+        if self._loop is None:
+            return self._observe(range(self.num_envs))
+        obs = np.zeros((self.num_envs, self.obs_size), dtype=np.float32)
+        self._loop.observe(None, obs, self._mask)
+        return obs
 
     def step(
         self, actions: Any
@@ -639,65 +717,107 @@ class TripleDrawVectorEnv(VectorEnv):
             f"slot {i}: {_MAX_SKIPS} hands in a row ended before the learner's first decision"
         )
 
+    def _compiled_loop(self) -> Any:
+        """The learner mode's compiled loop (``_core.VectorLearner``) over this environment's
+        lists (``hands``, ``_episode``, ``_slot_keys``, ``_done``, which it reads and writes
+        in place), or ``None``: self-play, hands on another core than the compiled one (the
+        reference core's environment never calls the compiled core), or ``_compiled``
+        turned off."""
+        if self.learner is None or not self._compiled:
+            return None
+        compiled = resolve_core("compiled")
+        loop = getattr(compiled, "VectorLearner", None)
+        if loop is None or resolve_core(self._core) is not compiled:
+            return None
+        specs = [
+            None if s == self.learner else self._native[s] or ("python",)
+            for s in range(self.num_players)
+        ]
+
+        def reseed_of(bot: Any, spec: Any) -> Any:  # a bot the loop asks in Python
+            r = getattr(bot, "reseed", None) if spec == ("python",) else None
+            return r if callable(r) else None
+
+        reseeds = [[reseed_of(b, x) for b, x in zip(row, specs, strict=True)] for row in self._bots]
+        return loop(
+            Hand, self.rules, self.stacks, self._core, self.learner, self.fixed_button,
+            self.reward_scale, specs, self._bot_turn, reseeds, self.hands, self._episode,
+            self._slot_keys, self._done, self._skipped, self._skipped_reward, _LAYOUT,
+            _MASK_ROWS,
+        )  # fmt: skip
+
     def _play_opponents(self, i: int, h: Hand) -> None:
         """Let the bots of slot ``i`` act until it is the learner's turn or the hand is
-        over. As :func:`triple_draw.simulation.simulate` does, a bot that decides from an
-        :class:`Observation` gets one built from the engine's state and the slot's public
-        record (no ``hand.view``), the heuristic bot's decision comes from its compiled
-        kernels as a code, and the bundled bots' actions go straight to the engine."""
+        over (the Python loop; :meth:`_bot_turn` asks each)."""
         learner = self.learner
-        bots = self._bots[i]
-        decides = self._decides[i]
-        chooses = self._chooses[i]
-        trusted = self._trusted
         while True:
             s = h._actor
             if s is None or s == learner:
                 return
             self._new_round(i, h)
-            decide = decides[s]
-            if decide is None:
-                act = as_action(bots[s].act(h.view(s)))
-            else:
+            code, cards = self._bot_turn(i, h, s)
+            self._record(i, s, code, cards)
+
+    def _bot_turn(
+        self,
+        i: int,
+        h: Hand,
+        s: int,
+        draws: tuple[tuple[int, ...], ...] | None = None,
+        round_bets: int = 0,
+        voluntary: bool = False,
+    ) -> tuple[int, Sequence[int]]:
+        """Seat ``s``'s bot acts in slot ``i``; returns its decision code
+        (:class:`~triple_draw.bots.Decision`) and the cards of a discard. As
+        :func:`triple_draw.simulate` does, a bot that decides from an
+        :class:`Observation` gets one built from the engine's state and the slot's public
+        record (no ``hand.view``): the Python loop's record, or ``draws``, ``round_bets``
+        and ``voluntary`` from the compiled loop, which asks the bots it does not play
+        itself here. The heuristic bot's decision comes from its kernels as a code, and
+        the bundled bots' actions go straight to the engine."""
+        bots = self._bots[i]
+        decide = self._decides[i][s]
+        if decide is None:
+            act = as_action(bots[s].act(h.view(s)))
+        else:
+            if draws is None:
                 obs = self._bot_obs(i, h, s)
-                choose = chooses[s]
-                if choose is not None:
-                    code, cards = choose(obs)
-                    if code == DISCARD:
-                        h.discard(cards)
-                        self._record(i, s, DISCARD, cards)
-                    elif code == FOLD:
-                        h.fold()
-                        self._record(i, s, FOLD, ())
-                    elif code == BET_OR_RAISE:
-                        h.bet_or_raise()
-                        self._record(i, s, BET_OR_RAISE, ())
-                    else:
-                        h.check_or_call()
-                        self._record(i, s, code, ())
-                    continue
-                act = decide(obs)
-                if type(act) is not Action:
-                    act = as_action(act)
-            k = act.kind
-            code = _KIND_CODE[k]
-            try:
-                if trusted[s]:
-                    if code == DISCARD:
-                        h.discard(act.cards)
-                    elif code == FOLD:
-                        h.fold()
-                    elif code == BET_OR_RAISE:
-                        h.bet_or_raise()
-                    else:
-                        h.check_or_call()
+            else:
+                folded = tuple([not v for v in h._live])
+                obs = self._observation(h, s, folded, draws, round_bets, voluntary)
+            choose = self._chooses[i][s]
+            if choose is not None:
+                code, cards = choose(obs)
+                if code == DISCARD:
+                    h.discard(cards)
+                elif code == FOLD:
+                    h.fold()
+                elif code == BET_OR_RAISE:
+                    h.bet_or_raise()
                 else:
-                    h.apply(act)
-            except IllegalActionError as e:
-                raise IllegalActionError(
-                    f"bot {_bot_label(bots[s])} in seat {s} of hand {i} chose {act}: {e}"
-                ) from None
-            self._record(i, s, code, act.cards or ())
+                    h.check_or_call()
+                return code, cards
+            act = decide(obs)
+            if type(act) is not Action:
+                act = as_action(act)
+        code = _KIND_CODE[act.kind]
+        try:
+            if self._trusted[s]:
+                if code == DISCARD:
+                    h.discard(act.cards)
+                elif code == FOLD:
+                    h.fold()
+                elif code == BET_OR_RAISE:
+                    h.bet_or_raise()
+                else:
+                    h.check_or_call()
+            else:
+                h.apply(act)
+        except IllegalActionError as e:
+            raise IllegalActionError(
+                f"bot {_bot_label(bots[s])} in seat {s} of hand {i} chose {act}: {e}"
+            ) from None
+        return code, act.cards or ()
 
     def _new_round(self, i: int, h: Hand) -> None:
         """Before an action in slot ``i``: a new betting round (or draw) restarts the
@@ -734,8 +854,24 @@ class TripleDrawVectorEnv(VectorEnv):
             self._round[i][3] = True
 
     def _bot_obs(self, i: int, h: Hand, s: int) -> Observation:
-        """The :class:`Observation` of seat ``s`` (to act) in slot ``i``: what
-        ``Observation.from_view(h.view(s))`` gives (the tests compare them)."""
+        """The :class:`Observation` of seat ``s`` (to act) in slot ``i`` from the Python
+        loop's record: what ``Observation.from_view(h.view(s))`` gives (the tests compare
+        them)."""
+        r = self._round[i]
+        return self._observation(h, s, tuple(self._folded[i]), tuple(self._draws_l[i]), r[2], r[3])
+
+    def _observation(
+        self,
+        h: Hand,
+        s: int,
+        folded: tuple[bool, ...],
+        draws: tuple[tuple[int, ...], ...],
+        round_bets: int,
+        voluntary: bool,
+    ) -> Observation:
+        """The :class:`Observation` of seat ``s`` (to act) in ``h``, given the public record
+        the hand does not keep: every seat's folds and draws, and the bets and raises of
+        the round and whether anybody called, bet or raised in it (betting only)."""
         f = self._obs_fields  # every field is set again: one list serves every slot
         f[F_SEAT] = s
         f[F_HOLE] = tuple(h._hands[s])
@@ -744,9 +880,9 @@ class TripleDrawVectorEnv(VectorEnv):
         f[F_BUTTON] = h._button
         f[F_SMALL_BLIND_SEAT] = h._sb
         f[F_BIG_BLIND_SEAT] = h._bb
-        f[F_FOLDED] = tuple(self._folded[i])
+        f[F_FOLDED] = folded
         f[F_STACKS] = tuple(h._stacks)
-        f[F_DRAWS] = tuple(self._draws_l[i])
+        f[F_DRAWS] = draws
         f[F_POT] = sum(h._total)
         if h._in_draw:  # nothing to call, bet or raise
             f[F_PHASE] = "draw"
@@ -764,15 +900,16 @@ class TripleDrawVectorEnv(VectorEnv):
             f[F_TO_CALL] = 0 if call is None else call - bets[s]
             f[F_RAISE_TO] = listed[2].amount if len(listed) > 2 else None
             f[F_BET_LEVEL] = h._level
-            r = self._round[i]
-            f[F_ROUND_BETS] = r[2]
-            f[F_ROUND_VOLUNTARY] = r[3]
+            f[F_ROUND_BETS] = round_bets
+            f[F_ROUND_VOLUNTARY] = voluntary
         return new_observation(f)
 
     def _step_learner(
         self, acts: list[int]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One learner decision in every hand, then the bots' up to the next one."""
+        if self._loop is not None:
+            return self._step_compiled(acts)
         learner = self.learner
         assert learner is not None
         n_envs = self.num_envs
@@ -825,6 +962,37 @@ class TripleDrawVectorEnv(VectorEnv):
                 episode[i] += 1
                 self._deal_learner(i)
         obs = self._observe(range(n_envs))
+        return self._learner_out(obs, rewards, terminated, ended, final_obs, info_final)
+
+    def _step_compiled(
+        self, acts: list[int]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """:meth:`_step_learner` by the compiled loop (the same arrays)."""
+        loop = self._loop
+        rewards, terminated, ended = loop.step(acts)
+        info_final: dict[str, Any] | None = None
+        final_obs: np.ndarray | None = None
+        if self._same_step and ended:
+            final_obs = np.zeros((len(ended), self.obs_size), dtype=np.float32)
+            loop.observe(ended, final_obs)
+            info_final = self._learner_final_info(ended, rewards)
+            loop.deal(ended, True)
+        obs = np.zeros((self.num_envs, self.obs_size), dtype=np.float32)
+        loop.observe(None, obs, self._mask)
+        return self._learner_out(obs, rewards, terminated, ended, final_obs, info_final)
+
+    def _learner_out(
+        self,
+        obs: np.ndarray,
+        rewards: np.ndarray,
+        terminated: np.ndarray,
+        ended: list[int],
+        final_obs: np.ndarray | None,
+        info_final: dict[str, Any] | None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """What a learner-mode ``step`` returns, its info with the same-step autoreset's
+        ``final_obs``/``final_info`` of the hands that ended."""
+        n_envs = self.num_envs
         info = self._info()
         if final_obs is not None and info_final is not None:
             mask = np.zeros(n_envs, dtype=bool)
@@ -955,6 +1123,21 @@ class TripleDrawVectorEnv(VectorEnv):
         rng = np.random.default_rng() if rng is None else rng
         keys = rng.random(mask.shape) * (mask != 0)
         return keys.argmax(axis=1)  # type: ignore[no-any-return]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the compiled loop does not pickle: its record of every slot does
+        state = self.__dict__.copy()
+        loop = state.pop("_loop", None)
+        state["_loop_state"] = None if loop is None else loop.get_state()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        loop_state = state.pop("_loop_state", None)
+        self.__dict__.update(state)
+        self._loop = None
+        if loop_state is not None:  # a new loop over this copy's lists
+            self._loop = self._compiled_loop()
+            self._loop.set_state(loop_state)
 
     def close_extras(self, **kwargs: Any) -> None:
         self.hands = []
