@@ -83,6 +83,8 @@ except ImportError as e:  # pragma: no cover - only without the extra
 
 from triple_draw.envs.encoding import (
     _MASK_BITS,
+    BET_RAISE,
+    CHECK_CALL,
     DISCARD_OFFSET,
     N_ACTIONS,
     OBS_CHIPS,
@@ -935,17 +937,17 @@ class TripleDrawVectorEnv(VectorEnv):
                 held = sorted(h.hole_ids(learner))
                 cards = [held[k] for k in _MASK_BITS[a - DISCARD_OFFSET]]
                 h.discard(cards)
-                self._record(i, learner, 5, cards)
-            elif a == 1:
-                code = 2 if h._bet[learner] < h._level else 1
+                self._record(i, learner, DISCARD, cards)
+            elif a == CHECK_CALL:
+                code = CALL if h._bet[learner] < h._level else CHECK
                 h.check_or_call()
                 self._record(i, learner, code, ())
-            elif a == 2:
+            elif a == BET_RAISE:
                 h.bet_or_raise()
-                self._record(i, learner, 3, ())
+                self._record(i, learner, BET_OR_RAISE, ())
             else:
                 h.fold()
-                self._record(i, learner, 0, ())
+                self._record(i, learner, FOLD, ())
             self._play_opponents(i, h)
             if h.actor is None:
                 self._last_seat[i] = learner
