@@ -23,7 +23,7 @@
 //! The slots' hands, hand numbers, keys and "finished" flags are the Python environment's
 //! own lists (`hands`, `_episode`, `_slot_keys`, `_done`), read and written here in place.
 
-use crate::bots::{rank_of, standard_discard, Choice, Heuristic, Spot, DISCARD_CODE};
+use crate::bots::{rank_of, standard_discard, Choice, Decision, Heuristic, Spot, DISCARD_CODE};
 use crate::pyrandom::{seed_many, PyRandom};
 use numpy::{PyArray1, PyArrayMethods, PyReadwriteArray2, PyUntypedArrayMethods};
 use pyo3::intern;
@@ -39,12 +39,13 @@ const MAX: usize = 8;
 /// Hands in a row that may end before the learner's first decision (`_MAX_SKIPS`).
 const MAX_SKIPS: usize = 10_000;
 
-// The decision codes (`triple_draw.bots.Decision`).
-const FOLD: u8 = 0;
-const CHECK: u8 = 1;
-const CALL: u8 = 2;
-const BET_OR_RAISE: u8 = 3;
-const BLUFF_OR_CHECK: u8 = 4;
+// The decision codes of the one enum (`crate::bots::Decision`, `triple_draw.bots.Decision`),
+// as the `u8` patterns the loop matches on.
+const FOLD: u8 = Decision::Fold as u8;
+const CHECK: u8 = Decision::Check as u8;
+const CALL: u8 = Decision::Call as u8;
+const BET_OR_RAISE: u8 = Decision::BetOrRaise as u8;
+const BLUFF_OR_CHECK: u8 = Decision::BluffOrCheck as u8;
 
 /// splitmix64 (`vector._mix`).
 fn mix(x: u64) -> u64 {
