@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from triple_draw.errors import CardError, IllegalActionError
-from triple_draw.game.events import BURN, DISCARD, DRAW_BEGINS, RESHUFFLE
+from triple_draw.game.events import BURN, COUNTS, DISCARD, DRAW_BEGINS, RESHUFFLE
 from triple_draw.game.events import DRAW as DRAW_KIND
 from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids, to_maybe_ids, to_record_ids
 from triple_draw.game.events import LogEntry
@@ -141,7 +141,7 @@ def serve_all(st: HandState) -> None:
         # no reshuffle: the burn card (if the rules burn) and every draw from the top of
         # the stub, in the order the one deal would give them
         if need or burn:
-            ids = st._deck.deal_ids(need + burn)
+            ids = tuple(st._deck.deal_ids(need + burn))
             st._stub_n -= need + burn
             hands = st._hands
             log = st._log
@@ -157,7 +157,7 @@ def serve_all(st: HandState) -> None:
                     new = ids[p:k]
                     p = k
                     hands[j] += new
-                    log.append((DRAW_KIND, j, None, tuple(new)))
+                    log.append((DRAW_KIND, j, None, new))
                     out += t
     else:
         for j, t in declared:
@@ -547,6 +547,7 @@ def discard_given(
         st._deck.deal_ids(len(ids))
         st._stub_n -= len(ids)
         st._log.append((DISCARD, s, None, ids))
+        st._draws[s] += COUNTS[len(ids)]
         st._log.append((DRAW_KIND, s, None, tuple(st._hands[s][len(keep) :])))
         st._out.extend(ids)
         if pos < len(order):
@@ -579,6 +580,7 @@ def discard_given(
     # -- nothing has changed up to here
     st._hands[s] = keep
     st._log.append((DISCARD, s, None, ids))
+    st._draws[s] += COUNTS[len(ids)]
     if p is not None and (immediate or last):
         commit(st, p)
     if last and not immediate:

@@ -121,6 +121,9 @@ DRAW_BEGINS: tuple[LogEntry, ...] = tuple((BEGIN_DRAW, None, d, None) for d in r
 #: ``FOLDS[seat]``, ``CHECKS[seat]``: that seat folds, checks (seats 0..9)
 FOLDS: tuple[LogEntry, ...] = tuple((FOLD, s, None, None) for s in range(10))
 CHECKS: tuple[LogEntry, ...] = tuple((CHECK, s, None, None) for s in range(10))
+#: ``COUNTS[k]``: ``(k,)``, the draw of ``k`` cards as one more item of a seat's draw
+#: counts (``HandState._draws``), shared
+COUNTS: tuple[tuple[int], ...] = tuple((k,) for k in range(6))
 
 
 @dataclass(frozen=True, slots=True)
