@@ -21,7 +21,8 @@ it. So the first ``view()`` of a hand creates a cache that follows the log:
   their cards), brought up to date when he is viewed;
 - every seat's player record, rebuilt only when one of its values changed (checked for
   the seats a log entry since the last update names, and for every seat when the phase
-  or street changed: a new round resets the bets);
+  or street changed: a new round resets the bets); its draw counts are the hand's public
+  record of them (``HandState._draws``), not counted again here;
 - each seat's view, kept until the log grows: a second ``view(seat)`` at the same point
   returns the same object.
 
@@ -189,8 +190,9 @@ class ViewCache:
         #: pending[seat]: his own entries not yet put in, as (index, entry)
         self.hist: list[list[FrozenDict]] = [[] for _ in range(n)]
         self.pending: list[list[tuple[int, FrozenDict]]] = [[] for _ in range(n)]
-        #: draws[seat]: cards drawn at each draw so far, and as the view's list
-        self.draws: list[list[int]] = [[] for _ in range(n)]
+        #: draws[seat]: the hand's record of his draw counts (``_draws[seat]``, a tuple
+        #: replaced at each of his discards) when ``drawn[seat]``, its view list, was built
+        self.draws: list[tuple[int, ...]] = [()] * n
         self.drawn: list[FrozenList] = [_NO_ACTIONS] * n
         #: each seat's player record, and the list of them handed out
         self.records: list[FrozenDict] = [FrozenDict()] * n
@@ -255,9 +257,6 @@ class ViewCache:
                 e["count"] = len(cards)
                 append(FrozenDict(e))
                 if who is not None and kind in _OWN:
-                    if kind == ev.DISCARD:
-                        self.draws[who].append(len(cards))
-                        self.drawn[who] = FrozenList(self.draws[who])
                     self._take_own(i, kind, who, e, cards)
             else:  # "show": public
                 e["cards"] = FrozenList([CARD_TEXT[c] for c in cards])
@@ -283,6 +282,7 @@ class ViewCache:
             stacks = h._stacks
             total = h._total
             hands = h._hands
+            draws = h._draws
             drawn = self.drawn
             bet = h._bet if phase == BET else None
             not_over = phase != OVER
@@ -290,6 +290,9 @@ class ViewCache:
             for j in range(n) if every else named:
                 lv = live[j]
                 x = stacks[j]
+                if draws[j] is not self.draws[j]:
+                    self.draws[j] = draws[j]
+                    drawn[j] = FrozenList(draws[j])
                 records[j] = FrozenDict(
                     {
                         "seat": j,
