@@ -69,16 +69,17 @@ def test_compiled_views_equal_the_python_reference_at_every_step(name: str) -> N
 
 @pytest.mark.parametrize("name", list(RULES))
 def test_the_lists_the_compiled_views_read_in_place_are_never_replaced(name: str) -> None:
-    """The compiled cache keeps the hand's ``_live``, ``_stacks``, ``_total`` and
-    ``_hands`` lists from the first view on (HandState: never replaced during a hand)."""
+    """The compiled cache keeps the hand's ``_live``, ``_stacks``, ``_total``, ``_hands``
+    and ``_draws`` lists from the first view on (HandState: never replaced during a
+    hand)."""
     rnd = random.Random(name)
     for i in range(30):
         n = 2 + i % 7
         h = Hand(RULES[name], [rnd.choice([3, 10, 40, 200]) for _ in range(n)], i % n, i)
-        lists = [h._live, h._stacks, h._total, h._hands]
+        lists = [h._live, h._stacks, h._total, h._hands, h._draws]
 
         def same_lists(h: Hand, *_: object, lists: list[object] = lists) -> None:
-            now = [h._live, h._stacks, h._total, h._hands]
+            now = [h._live, h._stacks, h._total, h._hands, h._draws]
             assert all(a is b for a, b in zip(now, lists, strict=True))
 
         play_randomly(h, rnd, draw_heavy=0.4, each=same_lists)

@@ -291,8 +291,10 @@ struct State {
     /// his own entries not yet put in it
     hist: Vec<Py<PyList>>,
     pending: Vec<Vec<(usize, Py<PyAny>)>>,
-    /// per seat: cards drawn at each draw so far, and as the view's list
-    draws: Vec<Vec<i64>>,
+    /// per seat: how many draws the hand's record of his draw counts (`_draws[seat]`, a
+    /// tuple replaced at each of his discards) held when `drawn[seat]`, its view list, was
+    /// built from it, or `None` when it is to be read again (a discard of his since)
+    draws: Vec<Option<usize>>,
     drawn: Vec<Py<PyAny>>,
     /// per seat: the player record, and the bet it shows
     records: Option<Py<PyList>>,
@@ -309,8 +311,8 @@ struct State {
     own_raw: Vec<Vec<(Py<PyAny>, Py<PyAny>)>>,
     own_draws: Vec<Py<PyAny>>,
     /// the hand's per-seat lists that are never replaced during a hand (HandState:
-    /// ``_live``, ``_stacks``, ``_total``, ``_hands``), read in place
-    lists: Option<[Py<PyList>; 4]>,
+    /// ``_live``, ``_stacks``, ``_total``, ``_hands``, ``_draws``), read in place
+    lists: Option<[Py<PyList>; 5]>,
     /// per seat: the keys of his view with the values fixed for the hand set, and the
     /// keys of his player record with his seat set
     view_keys: Vec<Py<PyDict>>,
@@ -334,6 +336,7 @@ impl State {
             list(intern!(py, "_stacks"))?,
             list(intern!(py, "_total"))?,
             list(intern!(py, "_hands"))?,
+            list(intern!(py, "_draws"))?,
         ];
         let mut view_keys = Vec::with_capacity(n);
         let mut record_keys = Vec::with_capacity(n);
@@ -361,7 +364,7 @@ impl State {
             pos: -1,
             hist: (0..n).map(|_| PyList::empty(py).unbind()).collect(),
             pending: (0..n).map(|_| Vec::new()).collect(),
-            draws: (0..n).map(|_| Vec::new()).collect(),
+            draws: (0..n).map(|_| None).collect(),
             drawn: (0..n).map(|_| empty()).collect(),
             records: Some(PyList::new(py, (0..n).map(|_| empty()))?.unbind()),
             record_key: vec![None; n],
@@ -377,8 +380,8 @@ impl State {
         Ok(())
     }
 
-    /// The hand's `_live`, `_stacks`, `_total` and `_hands` lists.
-    fn lists<'py>(&self, py: Python<'py>) -> PyResult<[Bound<'py, PyList>; 4]> {
+    /// The hand's `_live`, `_stacks`, `_total`, `_hands` and `_draws` lists.
+    fn lists<'py>(&self, py: Python<'py>) -> PyResult<[Bound<'py, PyList>; 5]> {
         let l = self
             .lists
             .as_ref()
@@ -388,6 +391,7 @@ impl State {
             l[1].bind(py).clone(),
             l[2].bind(py).clone(),
             l[3].bind(py).clone(),
+            l[4].bind(py).clone(),
         ])
     }
 
@@ -455,12 +459,7 @@ impl State {
                 self.entries.push(d.clone().into_any().unbind());
                 if let (Some(w), "discard" | "draw") = (e.who, kind) {
                     if kind == "discard" {
-                        self.draws[w].push(cards.len() as i64);
-                        let counts: Vec<Py<PyAny>> = self.draws[w]
-                            .iter()
-                            .map(|&c| c.into_pyobject(py).map(|x| x.into_any().unbind()))
-                            .collect::<Result<_, _>>()?;
-                        self.drawn[w] = sup.list(py, &counts)?.unbind();
+                        self.draws[w] = None; // his record of draw counts grew
                     }
                     self.take_own(py, sup, i, kind == "discard", w, &d, cards)?;
                 }
@@ -490,7 +489,8 @@ impl State {
             }
         }
         if every || !named.is_empty() {
-            let [live, stacks, total, hands] = self.lists(py)?;
+            // (the draw counts: the hand's public record of them)
+            let [live, stacks, total, hands, draws] = self.lists(py)?;
             let bets = if phase == BET {
                 Some(h.getattr(intern!(py, "_bet"))?.cast_into::<PyList>()?)
             } else {
@@ -525,6 +525,16 @@ impl State {
                 let held = hands.get_item(j)?;
                 let held_n = held.len()?;
                 let committed: i64 = total.get_item(j)?.extract()?;
+                let drew = match self.draws[j] {
+                    Some(k) => k,
+                    None => {
+                        let d = draws.get_item(j)?.cast_into::<PyTuple>()?;
+                        let counts: Vec<Py<PyAny>> = d.iter().map(Bound::unbind).collect();
+                        self.drawn[j] = sup.list(py, &counts)?.unbind();
+                        self.draws[j] = Some(d.len());
+                        d.len()
+                    }
+                };
                 let key = RecordKey {
                     stack: x,
                     bet,
@@ -532,7 +542,7 @@ impl State {
                     live: lv,
                     all_in: lv && x == 0 && not_over,
                     cards: if lv { held_n } else { 0 },
-                    draws: self.draws[j].len(),
+                    draws: drew,
                     shown: shown[j],
                 };
                 if self.record_key[j] == Some(key) {
@@ -635,7 +645,7 @@ impl State {
         } else {
             sup.discard_actions.bind(py).clone()
         };
-        let [live, _, total, hands] = self.lists(py)?;
+        let [live, _, total, hands, _] = self.lists(py)?;
         let mut pot: i64 = 0;
         for x in total.iter() {
             pot += x.extract::<i64>()?;

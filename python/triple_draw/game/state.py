@@ -77,8 +77,8 @@ class HandState:
     _cw: tuple[int, ...]
 
     # -- chips
-    # (``_stacks``, ``_total``, ``_live`` and ``_hands`` are changed in place and never
-    # replaced during a hand: the compiled views read these very lists, and
+    # (``_stacks``, ``_total``, ``_live``, ``_hands`` and ``_draws`` are changed in place
+    # and never replaced during a hand: the compiled views read these very lists, and
     # tests/test_view_parity.py holds this)
     #: stacks at the start of the hand
     _start: tuple[int, ...]
