@@ -117,3 +117,47 @@ def test_records_replayed_from_a_site_history_keep_the_record() -> None:
         assert site.hand.is_record
         _check(site.hand)
         assert any(site.hand.draws(j) for j in range(site.hand.n_players))
+
+
+# -- the log's entries read by meaning (events.Entry) --------------------------------------
+
+
+@pytest.mark.parametrize("rules", RULES, ids=range(len(RULES)))
+def test_every_log_entry_reads_as_a_record_of_its_meanings(rules: Rules) -> None:
+    """Each stored entry reads as an ``Entry`` with its amount in the field of its meaning
+    (chips, a round, a draw, a stub size) and is stored back unchanged; the rounds and
+    draws it names are the ones the hand is in."""
+    rng = random.Random(3)
+    for k in range(25):
+        n = 2 + k % (rules.max_players - 1)
+        h = Hand(rules, [rng.choice((5, 40, 200)) for _ in range(n)], button=k % n, seed=k)
+        play_randomly(h, rng, draw_heavy=0.5)
+        rounds: list[int] = []
+        draws: list[int] = []
+        for raw in h._log:
+            e = ev.read(raw)
+            assert ev.stored(e) == raw
+            means = ev.AMOUNT_MEANS[e.kind]
+            for name in ("chips", "round", "draw", "stub"):
+                assert (getattr(e, name) is not None) == (name == means and raw[2] is not None)
+            if e.chips is not None:
+                assert e.chips >= 0
+            if e.kind == ev.BEGIN_ROUND:
+                rounds.append(e.round)  # type: ignore[arg-type]
+            elif e.kind == ev.BEGIN_DRAW:
+                draws.append(e.draw)  # type: ignore[arg-type]
+            elif e.kind == ev.BURN:
+                assert e.draw == draws[-1] and e.cards is not None and len(e.cards) == 1
+            elif e.kind == ev.RESHUFFLE:
+                assert e.stub is not None and 0 < e.stub <= 52
+        assert rounds == list(range(len(rounds)))
+        assert draws == list(range(len(draws)))
+
+
+def test_the_meanings_cover_every_kind_and_the_public_history_keeps_amount() -> None:
+    assert set(ev.AMOUNT_MEANS) == set(ev.EVENT_KINDS)
+    assert set(ev.AMOUNT_MEANS.values()) == {None, "chips", "round", "draw", "stub"}
+    h = Hand(Rules(burn_cards=True), [100, 100, 100], seed=4)
+    play_randomly(h, 4)
+    for raw, event in zip(h._log, h.history, strict=True):
+        assert event.amount == raw[2]  # the public format: one "amount", as before
