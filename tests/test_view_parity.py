@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+from pathlib import Path
 from collections.abc import Callable
 
 import pytest
@@ -69,16 +70,17 @@ def test_compiled_views_equal_the_python_reference_at_every_step(name: str) -> N
 
 @pytest.mark.parametrize("name", list(RULES))
 def test_the_lists_the_compiled_views_read_in_place_are_never_replaced(name: str) -> None:
-    """The compiled cache keeps the hand's ``_live``, ``_stacks``, ``_total`` and
-    ``_hands`` lists from the first view on (HandState: never replaced during a hand)."""
+    """The compiled cache keeps the hand's ``_live``, ``_stacks``, ``_total``, ``_hands``
+    and ``_draws`` lists from the first view on (HandState: never replaced during a
+    hand)."""
     rnd = random.Random(name)
     for i in range(30):
         n = 2 + i % 7
         h = Hand(RULES[name], [rnd.choice([3, 10, 40, 200]) for _ in range(n)], i % n, i)
-        lists = [h._live, h._stacks, h._total, h._hands]
+        lists = [h._live, h._stacks, h._total, h._hands, h._draws]
 
         def same_lists(h: Hand, *_: object, lists: list[object] = lists) -> None:
-            now = [h._live, h._stacks, h._total, h._hands]
+            now = [h._live, h._stacks, h._total, h._hands, h._draws]
             assert all(a is b for a, b in zip(now, lists, strict=True))
 
         play_randomly(h, rnd, draw_heavy=0.4, each=same_lists)
@@ -153,3 +155,26 @@ def test_a_corrupt_log_entry_is_refused_and_the_cache_recovers() -> None:
     h._log.pop()
     h.apply(h.legal_actions()[1])
     assert json.dumps(h.view(1)) == json.dumps(ViewCache(h).view(h, 1))
+
+
+def test_the_compiled_views_read_the_hand_through_its_declared_fields() -> None:
+    """The compiled core names none of the hand's private fields: it reads those that
+    ``view.HandFields`` lists (each a declared field of ``HandState``), and takes the
+    phase codes, the to-act state and the log's kinds it compares with from Python
+    (``view.CompiledSupport``, read by name)."""
+    from triple_draw.game import events as ev
+    from triple_draw.game import phase
+    from triple_draw.game.state import FIELDS
+    from triple_draw.game.view import _COMPILED_SUPPORT
+
+    sup = _COMPILED_SUPPORT
+
+    assert set(sup.fields) <= set(FIELDS), set(sup.fields) - set(FIELDS)
+    assert len(set(sup.fields)) == len(sup.fields)
+    assert (sup.bet, sup.over, sup.may_raise) == (phase.BET, phase.OVER, phase.MAY_RAISE)
+    assert set(sup.phase_marks) | set(sup.count_only) <= set(ev.EVENT_KINDS)
+    assert {sup.discard, sup.draw} <= set(sup.count_only)
+    source = (Path(__file__).resolve().parents[1] / "rust" / "python" / "view.rs").read_text()
+    for name in FIELDS:
+        if name.startswith("_"):  # (a private field; ``rules`` is public)
+            assert f'"{name}"' not in source, name

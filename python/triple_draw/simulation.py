@@ -392,6 +392,21 @@ class SimulationResult:
 # -- one chunk (runs in a worker) --------------------------------------------------------------
 
 
+#: ``tuple(live)`` -> the seats' ``folded`` flags (``not`` of each), as one shared tuple
+#: (bounded: at most 2**8 keys of each table size)
+_FOLDED: dict[tuple[bool, ...], tuple[bool, ...]] = {}
+
+
+def _folded_of(live: list[bool]) -> tuple[bool, ...]:
+    """The folded flags of the seats of a hand's ``_live`` list (shared tuples: the folds
+    of an Observation)."""
+    key = tuple(live)
+    got = _FOLDED.get(key)
+    if got is None:
+        got = _FOLDED[key] = tuple([not v for v in key])
+    return got
+
+
 #: The bundled bots: their decisions are legal actions by construction (built from the
 #: observation's ``to_call`` and ``raise_to``), so the chunk loop applies them without
 #: re-checking (subclasses may override ``decide``, so only these exact classes).
@@ -425,8 +440,8 @@ def _play_chunk(
     duplicate deals with it).
 
     Bots with a ``decide`` method get an :class:`~triple_draw.bots.Observation` built here
-    from the hand's public state, the seat's own cards and what this loop saw happen (the
-    cards each seat drew, the folds, the bets of the round); the others get
+    from the hand's public state, its public record (the cards each seat drew, the folds,
+    the bets and calls of the round) and the seat's own cards; the others get
     ``hand.view(seat)``."""
     t0 = time.perf_counter()
     n = len(bots)
@@ -463,6 +478,7 @@ def _play_chunk(
     # the public record when it changes, the seat's own part at each decision. Each
     # decision's Observation is new_observation of the list.
     make_obs = new_observation
+    folded_of = _folded_of
     fields = observation_fields()
     fields[F_N_PLAYERS] = n
     f_seat = F_SEAT
@@ -500,14 +516,18 @@ def _play_chunk(
         fields[f_button] = hand._button
         fields[f_small_blind_seat] = hand._sb
         fields[f_big_blind_seat] = hand._bb
-        folded_l = list(hand.folded)
-        fields[f_folded] = tuple(folded_l)
-        draws_l: list[tuple[int, ...]] = list(no_draws)
+        # the public record (the folds, the draw counts, the round's bets and calls) is
+        # the hand's own (state.py), read here when it changes: after a fold, a discard, a
+        # call, bet or raise
+        live = hand._live
+        draws = hand._draws
+        fields[f_folded] = folded_of(live)
         fields[f_draws] = no_draws
         stage_draw: bool | None = None
         stage_street = -1
-        # whether the fields' stacks, bets and pot are the hand's: they change only when
-        # chips move (a call, bet or raise) or a new round starts
+        # whether the fields' stacks, bets and pot, and the round's bets and calls, are the
+        # hand's: they change only when chips move (a call, bet or raise) or a new round
+        # starts
         chips_current = False
         while True:
             a = hand._actor
@@ -522,14 +542,14 @@ def _play_chunk(
                 stage_street = street
                 chips_current = False
                 fields[f_street] = street
-                fields[f_round_bets] = 0
-                fields[f_round_voluntary] = False
                 if in_draw:  # nothing to call, bet or raise
                     fields[f_phase] = "draw"
                     fields[f_bets] = zeros
                     fields[f_to_call] = 0
                     fields[f_raise_to] = None
                     fields[f_bet_level] = 0
+                    fields[f_round_bets] = 0
+                    fields[f_round_voluntary] = False
                 else:
                     fields[f_phase] = "bet"
             decide = decides[a]
@@ -540,6 +560,12 @@ def _play_chunk(
                     fields[f_pot] = sum(hand._total)
                     if not in_draw:
                         fields[f_bets] = bets = tuple(hand._bet)
+                        # betting.round_action, inline (after round 1 nobody calls
+                        # before somebody bets: the bets' sum is read only in round 1)
+                        fields[f_round_bets] = made = hand._full_bets + hand._uncounted
+                        fields[f_round_voluntary] = made > 0 or (
+                            not street and sum(bets) > hand._posted
+                        )
                 fields[f_seat] = a
                 fields[f_hole] = tuple(held[a])
                 if not in_draw:
@@ -556,21 +582,16 @@ def _play_chunk(
                     code, cards = choose(obs)
                     if code == DISCARD:
                         hand.discard(cards)
-                        draws_l[a] = draws_l[a] + (len(cards),)
-                        fields[f_draws] = tuple(draws_l)
+                        fields[f_draws] = tuple(draws)
                     elif code == FOLD:
                         hand.fold()
-                        folded_l[a] = True
-                        fields[f_folded] = tuple(folded_l)
+                        fields[f_folded] = folded_of(live)
                     elif code == BET_OR_RAISE:
                         hand.bet_or_raise()
-                        fields[f_round_bets] += 1
-                        fields[f_round_voluntary] = True
                         chips_current = False
                     else:
                         hand.check_or_call()
                         if code == CALL:
-                            fields[f_round_voluntary] = True
                             chips_current = False
                     continue
                 act = decide(obs)
@@ -597,17 +618,10 @@ def _play_chunk(
                     f"bot {_bot_label(bots[a])} in seat {a} chose {act}: {e}"
                 ) from None
             if k == "discard":
-                draws_l[a] = draws_l[a] + (len(act.cards or ()),)
-                fields[f_draws] = tuple(draws_l)
+                fields[f_draws] = tuple(draws)
             elif k == "fold":
-                folded_l[a] = True
-                fields[f_folded] = tuple(folded_l)
-            elif k == "call":
-                fields[f_round_voluntary] = True
-                chips_current = False
-            elif k != "check":
-                fields[f_round_bets] += 1
-                fields[f_round_voluntary] = True
+                fields[f_folded] = folded_of(live)
+            elif k != "check":  # a call, bet or raise
                 chips_current = False
         res = hand.result
         assert res is not None

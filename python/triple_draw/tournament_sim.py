@@ -51,6 +51,7 @@ from triple_draw.bots import (
     observation_fields,
 )
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
+from triple_draw.game.betting import round_action
 from triple_draw.game.core import portable_core, resolve_core
 from triple_draw.structure import MAX_ENTRIES, Structure
 from triple_draw.tournament import Tournament, derive_seed
@@ -307,9 +308,6 @@ def play_hand(
     through :meth:`Tournament.act`."""
     n = hand.n_players
     zeros = (0,) * n
-    stage: tuple[bool, int] | None = None
-    round_bets = 0
-    voluntary = False
     button, sb, bb = hand.button, hand.small_blind_seat, hand.big_blind_seat
     while not hand.is_over:
         a = hand.actor
@@ -318,10 +316,8 @@ def play_hand(
             action = as_action(acts[a](hand.view(a)))
         else:
             in_draw, street = hand.in_draw, hand.street
-            if stage != (in_draw, street):
-                stage = (in_draw, street)
-                if not in_draw:
-                    round_bets, voluntary = 0, False
+            # the round's bets and calls, the draws: the hand's public record
+            round_bets, voluntary = round_action(hand)
             f = observation_fields()  # (by name: the one factory of bots.py)
             f[F_SEAT] = a
             f[F_HOLE] = hand.hole_ids(a)
@@ -334,22 +330,16 @@ def play_hand(
             f[F_FOLDED] = hand.folded
             f[F_STACKS] = hand.stacks
             f[F_BETS] = zeros if in_draw else hand.bets
-            f[F_DRAWS] = tuple(hand.draws(s) for s in range(n))
+            f[F_DRAWS] = tuple(hand._draws)
             f[F_POT] = hand.pot
             f[F_TO_CALL] = hand.to_call
             f[F_RAISE_TO] = hand.bet_or_raise_amount()
             f[F_BET_LEVEL] = hand.bet_level
-            f[F_ROUND_BETS] = 0 if in_draw else round_bets
-            f[F_ROUND_VOLUNTARY] = voluntary and not in_draw
+            f[F_ROUND_BETS] = round_bets
+            f[F_ROUND_VOLUNTARY] = voluntary
             obs = new_observation(f)
             action = as_action(decide(obs))
         t.act(tid, action)
-        kind = action.kind
-        if kind == "call":
-            voluntary = True
-        elif kind == "bet" or kind == "raise":
-            round_bets += 1
-            voluntary = True
 
 
 def _play_chunk(

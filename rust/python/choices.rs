@@ -28,6 +28,7 @@ struct Support {
     cache: Py<PyDict>,
     cache_max: usize,
     reference: Py<PyType>,
+    held_of: Py<PyAny>,
     discard: Py<PyString>,
 }
 
@@ -35,15 +36,17 @@ static SUPPORT: PyOnceLock<Support> = PyOnceLock::new();
 
 fn support(py: Python<'_>) -> PyResult<&'static Support> {
     SUPPORT.get_or_try_init(py, || {
+        // a named record (`CompiledSupport`): read by field name, never by position
         let t = py
             .import("triple_draw.game.actions")?
-            .getattr("_COMPILED_SUPPORT")?
-            .cast_into::<PyTuple>()?;
+            .getattr("_COMPILED_SUPPORT")?;
+        let get = |name: &str| t.getattr(name);
         Ok::<_, PyErr>(Support {
-            action: t.get_item(0)?.cast_into::<PyType>()?.unbind(),
-            cache: t.get_item(1)?.cast_into::<PyDict>()?.unbind(),
-            cache_max: t.get_item(2)?.extract()?,
-            reference: t.get_item(3)?.cast_into::<PyType>()?.unbind(),
+            action: get("action")?.cast_into::<PyType>()?.unbind(),
+            cache: get("discards")?.cast_into::<PyDict>()?.unbind(),
+            cache_max: get("discards_max")?.extract()?,
+            reference: get("reference")?.cast_into::<PyType>()?.unbind(),
+            held_of: get("held_of")?.unbind(),
             discard: PyString::intern(py, "discard").unbind(),
         })
     })
@@ -237,7 +240,7 @@ impl DiscardChoices {
         }
         let sup = support(py)?;
         if other.is_instance(sup.reference.bind(py))? {
-            return Ok(Some(other.getattr(intern!(py, "_held"))?.extract()?));
+            return Ok(Some(sup.held_of.bind(py).call1((other,))?.extract()?));
         }
         Ok(None)
     }

@@ -25,9 +25,69 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::errors::{argument_error, guarded};
 
-const BET: i64 = 0;
-const OVER: i64 = 2;
-const MAY_RAISE: i64 = 2;
+/// The names of the hand's fields the views read, as the Python layer declares them
+/// (`HandFields` in `triple_draw.game.view`): no private name of the hand is written here.
+struct Fields {
+    n: Py<PyString>,
+    rules: Py<PyString>,
+    button: Py<PyString>,
+    small_blind: Py<PyString>,
+    big_blind: Py<PyString>,
+    log: Py<PyString>,
+    live: Py<PyString>,
+    stacks: Py<PyString>,
+    total: Py<PyString>,
+    hands: Py<PyString>,
+    draws: Py<PyString>,
+    phase: Py<PyString>,
+    street: Py<PyString>,
+    bets: Py<PyString>,
+    showdown: Py<PyString>,
+    actor: Py<PyString>,
+    level: Py<PyString>,
+    to_act: Py<PyString>,
+    full_bets: Py<PyString>,
+    max_full_bets: Py<PyString>,
+    n_active: Py<PyString>,
+    full_level: Py<PyString>,
+    unit: Py<PyString>,
+}
+
+impl Fields {
+    fn of(f: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let py = f.py();
+        // each name interned: the hand's attributes are looked up by these very strings
+        let name = |role: &str| -> PyResult<Py<PyString>> {
+            let v = f.getattr(role)?;
+            Ok(PyString::intern(py, v.cast::<PyString>()?.to_str()?).unbind())
+        };
+        Ok(Fields {
+            n: name("n")?,
+            rules: name("rules")?,
+            button: name("button")?,
+            small_blind: name("small_blind")?,
+            big_blind: name("big_blind")?,
+            log: name("log")?,
+            live: name("live")?,
+            stacks: name("stacks")?,
+            total: name("total")?,
+            hands: name("hands")?,
+            draws: name("draws")?,
+            phase: name("phase")?,
+            street: name("street")?,
+            bets: name("bets")?,
+            showdown: name("showdown")?,
+            actor: name("actor")?,
+            level: name("level")?,
+            to_act: name("to_act")?,
+            full_bets: name("full_bets")?,
+            max_full_bets: name("max_full_bets")?,
+            n_active: name("n_active")?,
+            full_level: name("full_level")?,
+            unit: name("unit")?,
+        })
+    }
+}
 
 /// What the Python layer provides (see the module docs).
 struct Support {
@@ -43,6 +103,19 @@ struct Support {
     discard_actions: Py<PyAny>,
     empty: Py<PyAny>,
     entries_max: usize,
+    /// the phase codes of a betting round and of a hand that is over, and the to-act
+    /// state of a seat that may still raise
+    bet: i64,
+    over: i64,
+    may_raise: i64,
+    /// the log's kinds: those that start a round or a draw, those whose cards are
+    /// counted only, and of these the seat's own (his discards and draws)
+    phase_marks: Vec<String>,
+    count_only: Vec<String>,
+    discard: String,
+    draw: String,
+    /// the names of the hand's fields
+    f: Fields,
     /// plain dicts with the keys of a view and of a player record, in order: a new one is
     /// a copy of these (one block copy, no resizing) with the values set
     view_keys: Py<PyDict>,
@@ -53,25 +126,32 @@ static SUPPORT: PyOnceLock<Support> = PyOnceLock::new();
 
 fn support(py: Python<'_>) -> PyResult<&'static Support> {
     SUPPORT.get_or_try_init(py, || {
+        // a named record (`CompiledSupport`): read by field name, never by position
         let t = py
             .import("triple_draw.game.view")?
             .getattr("_COMPILED_SUPPORT")?;
-        let t = t.cast_into::<PyTuple>()?;
-        let text: Vec<Py<PyAny>> = t.get_item(2)?.extract()?;
-        let phases: Vec<Py<PyAny>> = t.get_item(3)?.extract()?;
+        let get = |name: &str| t.getattr(name);
         Ok::<_, PyErr>(Support {
-            frozen_dict: t.get_item(0)?.cast_into::<PyType>()?.unbind(),
-            frozen_list: t.get_item(1)?.cast_into::<PyType>()?.unbind(),
-            card_text: text,
-            phases,
-            version: t.get_item(4)?.unbind(),
-            entries: t.get_item(5)?.cast_into::<PyDict>()?.unbind(),
-            legal_dicts: t.get_item(6)?.unbind(),
-            result_of: t.get_item(7)?.unbind(),
-            stakes_of: t.get_item(8)?.unbind(),
-            discard_actions: t.get_item(9)?.unbind(),
-            empty: t.get_item(10)?.unbind(),
-            entries_max: t.get_item(11)?.extract()?,
+            frozen_dict: get("frozen_dict")?.cast_into::<PyType>()?.unbind(),
+            frozen_list: get("frozen_list")?.cast_into::<PyType>()?.unbind(),
+            card_text: get("card_text")?.extract()?,
+            phases: get("phases")?.extract()?,
+            version: get("version")?.unbind(),
+            entries: get("entries")?.cast_into::<PyDict>()?.unbind(),
+            legal_dicts: get("legal_dicts")?.unbind(),
+            result_of: get("result_of")?.unbind(),
+            stakes_of: get("stakes_of")?.unbind(),
+            discard_actions: get("discard_actions")?.unbind(),
+            empty: get("empty")?.unbind(),
+            entries_max: get("entries_max")?.extract()?,
+            bet: get("bet")?.extract()?,
+            over: get("over")?.extract()?,
+            may_raise: get("may_raise")?.extract()?,
+            phase_marks: get("phase_marks")?.extract()?,
+            count_only: get("count_only")?.extract()?,
+            discard: get("discard")?.extract()?,
+            draw: get("draw")?.extract()?,
+            f: Fields::of(&get("fields")?)?,
             view_keys: keys(py, VIEW_KEYS)?,
             record_keys: keys(py, RECORD_KEYS)?,
         })
@@ -291,8 +371,10 @@ struct State {
     /// his own entries not yet put in it
     hist: Vec<Py<PyList>>,
     pending: Vec<Vec<(usize, Py<PyAny>)>>,
-    /// per seat: cards drawn at each draw so far, and as the view's list
-    draws: Vec<Vec<i64>>,
+    /// per seat: how many draws the hand's record of his draw counts (`_draws[seat]`, a
+    /// tuple replaced at each of his discards) held when `drawn[seat]`, its view list, was
+    /// built from it, or `None` when it is to be read again (a discard of his since)
+    draws: Vec<Option<usize>>,
     drawn: Vec<Py<PyAny>>,
     /// per seat: the player record, and the bet it shows
     records: Option<Py<PyList>>,
@@ -309,8 +391,8 @@ struct State {
     own_raw: Vec<Vec<(Py<PyAny>, Py<PyAny>)>>,
     own_draws: Vec<Py<PyAny>>,
     /// the hand's per-seat lists that are never replaced during a hand (HandState:
-    /// ``_live``, ``_stacks``, ``_total``, ``_hands``), read in place
-    lists: Option<[Py<PyList>; 4]>,
+    /// ``_live``, ``_stacks``, ``_total``, ``_hands``, ``_draws``), read in place
+    lists: Option<[Py<PyList>; 5]>,
     /// per seat: the keys of his view with the values fixed for the hand set, and the
     /// keys of his player record with his seat set
     view_keys: Vec<Py<PyDict>>,
@@ -319,21 +401,22 @@ struct State {
 
 impl State {
     fn reset(&mut self, py: Python<'_>, sup: &Support, h: &Bound<'_, PyAny>) -> PyResult<()> {
-        let n: usize = h.getattr(intern!(py, "_n"))?.extract()?;
-        let rules = h.getattr(intern!(py, "rules"))?;
+        let n: usize = h.getattr(sup.f.n.bind(py))?.extract()?;
+        let rules = h.getattr(sup.f.rules.bind(py))?;
         let empty = || sup.empty.clone_ref(py);
         let stakes = sup.stakes_of.bind(py).call1((&rules,))?;
-        let button = h.getattr(intern!(py, "_button"))?;
-        let sb = h.getattr(intern!(py, "_sb"))?;
-        let bb = h.getattr(intern!(py, "_bb"))?;
+        let button = h.getattr(sup.f.button.bind(py))?;
+        let sb = h.getattr(sup.f.small_blind.bind(py))?;
+        let bb = h.getattr(sup.f.big_blind.bind(py))?;
         let list = |name: &Bound<'_, PyString>| -> PyResult<Py<PyList>> {
             Ok(h.getattr(name)?.cast_into::<PyList>()?.unbind())
         };
         let lists = [
-            list(intern!(py, "_live"))?,
-            list(intern!(py, "_stacks"))?,
-            list(intern!(py, "_total"))?,
-            list(intern!(py, "_hands"))?,
+            list(sup.f.live.bind(py))?,
+            list(sup.f.stacks.bind(py))?,
+            list(sup.f.total.bind(py))?,
+            list(sup.f.hands.bind(py))?,
+            list(sup.f.draws.bind(py))?,
         ];
         let mut view_keys = Vec::with_capacity(n);
         let mut record_keys = Vec::with_capacity(n);
@@ -352,7 +435,7 @@ impl State {
             record_keys.push(r.unbind());
         }
         *self = State {
-            log: Some(h.getattr(intern!(py, "_log"))?.unbind()),
+            log: Some(h.getattr(sup.f.log.bind(py))?.unbind()),
             view_keys,
             record_keys,
             lists: Some(lists),
@@ -361,7 +444,7 @@ impl State {
             pos: -1,
             hist: (0..n).map(|_| PyList::empty(py).unbind()).collect(),
             pending: (0..n).map(|_| Vec::new()).collect(),
-            draws: (0..n).map(|_| Vec::new()).collect(),
+            draws: (0..n).map(|_| None).collect(),
             drawn: (0..n).map(|_| empty()).collect(),
             records: Some(PyList::new(py, (0..n).map(|_| empty()))?.unbind()),
             record_key: vec![None; n],
@@ -377,8 +460,8 @@ impl State {
         Ok(())
     }
 
-    /// The hand's `_live`, `_stacks`, `_total` and `_hands` lists.
-    fn lists<'py>(&self, py: Python<'py>) -> PyResult<[Bound<'py, PyList>; 4]> {
+    /// The hand's `_live`, `_stacks`, `_total`, `_hands` and `_draws` lists.
+    fn lists<'py>(&self, py: Python<'py>) -> PyResult<[Bound<'py, PyList>; 5]> {
         let l = self
             .lists
             .as_ref()
@@ -388,6 +471,7 @@ impl State {
             l[1].bind(py).clone(),
             l[2].bind(py).clone(),
             l[3].bind(py).clone(),
+            l[4].bind(py).clone(),
         ])
     }
 
@@ -396,6 +480,7 @@ impl State {
     fn follows(
         &self,
         py: Python<'_>,
+        sup: &Support,
         h: &Bound<'_, PyAny>,
         log: &Bound<'_, PyList>,
     ) -> PyResult<bool> {
@@ -404,7 +489,7 @@ impl State {
         };
         Ok(mine.bind(py).is(log)
             && self.pos <= log.len() as isize
-            && rules.bind(py).is(&h.getattr(intern!(py, "rules"))?))
+            && rules.bind(py).is(&h.getattr(sup.f.rules.bind(py))?))
     }
 
     fn update(
@@ -430,7 +515,7 @@ impl State {
                     return Err(argument_error(format!("seat {w} in the hand's log")));
                 }
                 named.push(w);
-            } else if kind != "begin_round" && kind != "begin_draw" {
+            } else if !sup.phase_marks.iter().any(|k| k == kind) {
                 every = true;
             }
             let Some(cards) = e.cards.as_deref() else {
@@ -449,20 +534,16 @@ impl State {
                 continue;
             };
             let d = entry_dict(py, sup, &e)?;
-            let count_only = matches!(kind, "deal" | "discard" | "draw" | "burn");
+            let count_only = sup.count_only.iter().any(|k| k == kind);
             if count_only {
                 put_int(&d, intern!(py, "count"), cards.len() as i64)?;
                 self.entries.push(d.clone().into_any().unbind());
-                if let (Some(w), "discard" | "draw") = (e.who, kind) {
-                    if kind == "discard" {
-                        self.draws[w].push(cards.len() as i64);
-                        let counts: Vec<Py<PyAny>> = self.draws[w]
-                            .iter()
-                            .map(|&c| c.into_pyobject(py).map(|x| x.into_any().unbind()))
-                            .collect::<Result<_, _>>()?;
-                        self.drawn[w] = sup.list(py, &counts)?.unbind();
+                let discard = kind == sup.discard;
+                if let (Some(w), true) = (e.who, discard || kind == sup.draw) {
+                    if discard {
+                        self.draws[w] = None; // his record of draw counts grew
                     }
-                    self.take_own(py, sup, i, kind == "discard", w, &d, cards)?;
+                    self.take_own(py, sup, i, discard, w, &d, cards)?;
                 }
             } else {
                 // "show": public
@@ -470,19 +551,19 @@ impl State {
                 self.entries.push(d.into_any().unbind());
             }
         }
-        let phase: i64 = h.getattr(intern!(py, "_phase"))?.extract()?;
-        let street: i64 = h.getattr(intern!(py, "_street"))?.extract()?;
+        let phase: i64 = h.getattr(sup.f.phase.bind(py))?.extract()?;
+        let street: i64 = h.getattr(sup.f.street.bind(py))?.extract()?;
         if phase != self.phase || street != self.street {
             // a new round or draw changes the records only through the bets shown; the
             // end of the hand (or the first update) may change every field
             self.phase = phase;
             self.street = street;
-            if phase == OVER {
+            if phase == sup.over {
                 every = true;
             } else if !every {
-                let bets = ints(&h.getattr(intern!(py, "_bet"))?)?;
+                let bets = ints(&h.getattr(sup.f.bets.bind(py))?)?;
                 for (j, &b) in bets.iter().enumerate().take(n) {
-                    let shown = if phase == BET { b } else { 0 };
+                    let shown = if phase == sup.bet { b } else { 0 };
                     if self.record_key[j].is_none_or(|k| k.bet != shown) {
                         named.push(j);
                     }
@@ -490,16 +571,17 @@ impl State {
             }
         }
         if every || !named.is_empty() {
-            let [live, stacks, total, hands] = self.lists(py)?;
-            let bets = if phase == BET {
-                Some(h.getattr(intern!(py, "_bet"))?.cast_into::<PyList>()?)
+            // (the draw counts: the hand's public record of them)
+            let [live, stacks, total, hands, draws] = self.lists(py)?;
+            let bets = if phase == sup.bet {
+                Some(h.getattr(sup.f.bets.bind(py))?.cast_into::<PyList>()?)
             } else {
                 None
             };
-            let not_over = phase != OVER;
+            let not_over = phase != sup.over;
             let mut shown = vec![false; n];
-            let showdown = if phase == OVER {
-                h.getattr(intern!(py, "_showdown"))?
+            let showdown = if phase == sup.over {
+                h.getattr(sup.f.showdown.bind(py))?
             } else {
                 py.None().into_bound(py) // no showdown before the end
             };
@@ -525,6 +607,16 @@ impl State {
                 let held = hands.get_item(j)?;
                 let held_n = held.len()?;
                 let committed: i64 = total.get_item(j)?.extract()?;
+                let drew = match self.draws[j] {
+                    Some(k) => k,
+                    None => {
+                        let d = draws.get_item(j)?.cast_into::<PyTuple>()?;
+                        let counts: Vec<Py<PyAny>> = d.iter().map(Bound::unbind).collect();
+                        self.drawn[j] = sup.list(py, &counts)?.unbind();
+                        self.draws[j] = Some(d.len());
+                        d.len()
+                    }
+                };
                 let key = RecordKey {
                     stack: x,
                     bet,
@@ -532,7 +624,7 @@ impl State {
                     live: lv,
                     all_in: lv && x == 0 && not_over,
                     cards: if lv { held_n } else { 0 },
-                    draws: self.draws[j].len(),
+                    draws: drew,
                     shown: shown[j],
                 };
                 if self.record_key[j] == Some(key) {
@@ -565,7 +657,7 @@ impl State {
             for v in self.views.iter_mut() {
                 *v = None;
             }
-            if phase == OVER && self.result.is_none() {
+            if phase == sup.over && self.result.is_none() {
                 self.result = Some(sup.result_of.bind(py).call1((h,))?.unbind());
             }
         }
@@ -626,16 +718,16 @@ impl State {
             return Ok(v.clone_ref(py));
         }
         let phase = self.phase;
-        let actor = h.getattr(intern!(py, "_actor"))?;
+        let actor = h.getattr(sup.f.actor.bind(py))?;
         let is_actor = !actor.is_none() && actor.extract::<usize>()? == seat;
         let legal = if !is_actor {
             sup.empty.bind(py).clone()
-        } else if phase == BET {
+        } else if phase == sup.bet {
             legal_dicts(py, sup, h, seat)?
         } else {
             sup.discard_actions.bind(py).clone()
         };
-        let [live, _, total, hands] = self.lists(py)?;
+        let [live, _, total, hands, _] = self.lists(py)?;
         let mut pot: i64 = 0;
         for x in total.iter() {
             pot += x.extract::<i64>()?;
@@ -682,11 +774,11 @@ impl State {
         put_int(&v, intern!(py, "street"), self.street)?;
         put(&v, intern!(py, "actor"), &actor)?;
         put_int(&v, intern!(py, "pot"), pot)?;
-        if phase == BET {
+        if phase == sup.bet {
             put(
                 &v,
                 intern!(py, "bet_level"),
-                &h.getattr(intern!(py, "_level"))?,
+                &h.getattr(sup.f.level.bind(py))?,
             )?;
         } else {
             put_int(&v, intern!(py, "bet_level"), 0)?;
@@ -723,17 +815,17 @@ fn legal_dicts<'py>(
             .get_item(s)?
             .extract()
     };
-    let mine = at(intern!(py, "_bet"))?;
-    let level = int(intern!(py, "_level"))?;
+    let mine = at(sup.f.bets.bind(py))?;
+    let level = int(sup.f.level.bind(py))?;
     let owe = level - mine;
-    let x = at(intern!(py, "_stacks"))?;
+    let x = at(sup.f.stacks.bind(py))?;
     let call_to = if owe > 0 { mine + owe.min(x) } else { 0 };
-    let raise_to = if at(intern!(py, "_to_act"))? == MAY_RAISE
-        && int(intern!(py, "_full_bets"))? < int(intern!(py, "_max_full_bets"))?
+    let raise_to = if at(sup.f.to_act.bind(py))? == sup.may_raise
+        && int(sup.f.full_bets.bind(py))? < int(sup.f.max_full_bets.bind(py))?
         && x > owe
-        && int(intern!(py, "_n_active"))? > 1
+        && int(sup.f.n_active.bind(py))? > 1
     {
-        (int(intern!(py, "_full_level"))? + int(intern!(py, "_unit"))?).min(mine + x)
+        (int(sup.f.full_level.bind(py))? + int(sup.f.unit.bind(py))?).min(mine + x)
     } else {
         0
     };
@@ -795,8 +887,8 @@ impl ViewCache {
         let py = h.py();
         let sup = support(py)?;
         let mut st = self.lock(py);
-        let log = h.getattr(intern!(py, "_log"))?.cast_into::<PyList>()?;
-        if !st.follows(py, h, &log)? {
+        let log = h.getattr(sup.f.log.bind(py))?.cast_into::<PyList>()?;
+        if !st.follows(py, sup, h, &log)? {
             st.reset(py, sup, h)?;
         }
         let n = st.n;

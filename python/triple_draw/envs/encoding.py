@@ -151,9 +151,9 @@ def features(
     Reads only the public state of ``hand`` (``phase``, ``street``, ``actor``, ``stacks``,
     ``bets``, ``committed``, ``folded``, ``bet_level``, ``raises``, ``button``) plus the
     seat's own cards (``cards``, default ``hand.hole_ids(seat)``), its own ``discards``
-    and every seat's ``draws`` (cards drawn at each draw, as ``hand.draws(j)``), which the
-    caller tracks. ``scale`` is 1 / the total of the starting stacks (chips are
-    conserved, so no entry exceeds 1)."""
+    (which the caller tracks) and every seat's ``draws`` (cards drawn at each draw, as
+    ``hand.draws(j)``: the hand's public record, ``hand._draws``). ``scale`` is 1 / the
+    total of the starting stacks (chips are conserved, so no entry exceeds 1)."""
     phase = hand.phase
     n = hand.n_players
     actor = hand.actor
@@ -232,7 +232,7 @@ def encode(
 ) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docs). ``discards`` (the seat's
     own discards) and ``draws`` (every seat's draw counts) default to what the hand
-    recorded; environments pass the values they track to save the look-up."""
+    recorded; environments pass the discards they track to save the look-up."""
     n = hand.n_players
     if type(seat) is not int or not 0 <= seat < n:
         raise IllegalActionError(f"seat must be 0..{n - 1}, got {seat!r}")

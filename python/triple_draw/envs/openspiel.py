@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -300,7 +301,6 @@ class _Core:
         "dec_ones",
         "decisions",
         "discards",
-        "draws",
         "game",
         "hand",
         "held",
@@ -322,11 +322,9 @@ class _Core:
         #: (pending, the cards it may receive next): the engine's answer, asked once per
         #: replacement card (the chance outcomes, then the check of the one applied)
         self.outcomes: tuple[Any, tuple[int, ...]] | None = None
-        #: per seat: every card he threw; the cards he drew at each draw (the automatic
-        #: stand-pats of the num_draws reduction included); his cards after the deal and
-        #: after each of his draws
+        #: per seat: every card he threw; his cards after the deal and after each of his
+        #: draws (how many cards each seat drew is the hand's public record: _draw_counts)
         self.discards: list[tuple[int, ...]] = [()] * n
-        self.draws: list[tuple[int, ...]] = [()] * n
         self.held: list[tuple[tuple[int, ...], ...]] = [()] * n
         #: the decisions in order as every seat sees them, ``seat:word`` separated by
         #: spaces (f, c, r, or x and the number of cards thrown)
@@ -346,7 +344,6 @@ class _Core:
         new.pending = self.pending
         new.outcomes = self.outcomes
         new.discards = self.discards.copy()
-        new.draws = self.draws.copy()
         new.held = self.held.copy()
         new.decisions = self.decisions
         new.held_ones = self.held_ones.copy()
@@ -490,7 +487,6 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
             cards = tuple(enc.discard_cards(h.hole_ids(seat), a - enc.DISCARD_OFFSET))
             k = len(cards)
             s.discards[seat] += cards
-            s.draws[seat] += (k,)
             self._decided(seat, 3 + k, f"x{k}")
             if cards:
                 s.pending = (seat, cards, ())
@@ -538,10 +534,8 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         if k == 3:
             return
         while h.actor is not None and h.street >= k:
-            seat = h.actor
             if h.in_draw:
                 h.discard(())
-                s.draws[seat] += (0,)
             elif h.street > k:
                 h.check_or_call()  # nobody bets in these rounds: always a check
             else:
@@ -616,7 +610,24 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         else:
             cards, discards = [], ()
         pub = h if h is not None else g.deal_public
-        enc.features(ones, vi, vv, pub, seat, discards, s.draws, g.scale, cards)
+        # (_draw_counts, inline for the common case)
+        draws = h._draws if h is not None and s.pending is None else self._draw_counts()
+        enc.features(ones, vi, vv, pub, seat, discards, draws, g.scale, cards)
+
+    def _draw_counts(self) -> Sequence[tuple[int, ...]]:
+        """How many cards each seat drew at each draw: the hand's public record of it, and
+        the discard being served (announced; its replacements are chance outcomes still,
+        so the engine has not been told yet)."""
+        s = self._s
+        h = s.hand
+        if h is None:
+            return ((),) * s.game.n
+        if s.pending is None:
+            return h._draws
+        seat, cards, _got = s.pending
+        counts = h._draws[:]
+        counts[seat] += (len(cards),)
+        return counts
 
     def _sparse(
         self, seat: int, private: bool, recall: bool
@@ -693,7 +704,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         stacks = pub.stacks
         committed = pub.committed
         bets = pub.bets if betting else None
-        for j, drew in enumerate(s.draws):
+        for j, drew in enumerate(self._draw_counts()):
             flags = ("F" if folded[j] else "") + ("B" if j == button else "")
             bet = bets[j] if bets is not None else 0
             draws = ",".join([str(k) for k in drew])

@@ -246,7 +246,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         self._scale = 1.0 / self._total
         self._size = observation_size(num_players)
         self._discards: list[list[int]] = [[] for _ in range(num_players)]
-        self._draws: list[list[int]] = [[] for _ in range(num_players)]
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -296,7 +295,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         self.hand_args = (button, deck_seed)
         self.hand = Hand(self.rules, self.stacks, button, deck_seed, core=self._core)
         self._discards = [[] for _ in range(self.n)]
-        self._draws = [[] for _ in range(self.n)]
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -322,7 +320,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         thrown = apply(hand, action)  # IllegalActionError before anything changes
         if thrown is not None:
             self._discards[seat].extend(thrown)
-            self._draws[seat].append(len(thrown))
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
@@ -358,7 +355,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         ones: list[int] = []
         vi: list[int] = []
         vv: list[float] = []
-        features(ones, vi, vv, hand, seat, self._discards[seat], self._draws, self._scale)
+        # every seat's draw counts: the hand's public record
+        features(ones, vi, vv, hand, seat, self._discards[seat], hand._draws, self._scale)
         obs = np.zeros(self._size, dtype=np.float32)
         obs[ones] = 1.0
         obs[vi] = vv

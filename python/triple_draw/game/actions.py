@@ -21,9 +21,9 @@ Action('discard', cards=(0, 22))
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 from triple_draw.game.cards import CARD_TEXT, to_ids
 from triple_draw.errors import ArgumentError, CardError
@@ -279,7 +279,22 @@ def discard_choices(held: list[int]) -> DiscardChoices:
     return d
 
 
-#: What the compiled core's ``DiscardChoices`` (rust/python/choices.rs: the same sequence,
-#: which the parity tests hold to :class:`DiscardChoices`) takes from this module: the
-#: action class, the shared discard actions and their bound, and this reference class.
-_COMPILED_SUPPORT = (Action, _DISCARDS, _DISCARDS_MAX, DiscardChoices)
+def _held_of(choices: DiscardChoices) -> list[int]:
+    """The held cards of a reference :class:`DiscardChoices`, ascending (a new list)."""
+    return list(choices._held)
+
+
+class CompiledSupport(NamedTuple):
+    """What the compiled core's ``DiscardChoices`` (rust/python/choices.rs: the same
+    sequence, which the parity tests hold to :class:`DiscardChoices`) takes from this
+    module, by name: the action class, the shared discard actions and their bound, this
+    reference class and how to read its held cards."""
+
+    action: type[Action]
+    discards: dict[tuple[int, ...], Action]
+    discards_max: int
+    reference: type[DiscardChoices]
+    held_of: Callable[[DiscardChoices], list[int]]
+
+
+_COMPILED_SUPPORT = CompiledSupport(Action, _DISCARDS, _DISCARDS_MAX, DiscardChoices, _held_of)

@@ -5,6 +5,8 @@
   as ``Hand.legal_actions`` and used by the views;
 - :func:`raise_refusal`: why a bet or raise is not allowed (the error messages of
   ``apply`` and ``bet_or_raise``: PokerKit's verify/can/do pattern);
+- :func:`round_action`: the bets, raises and calls of the round so far (the public
+  record's account of it);
 - the flow: :func:`next_actor`, :func:`seek`, :func:`end_round`, :func:`start_round`.
 
 The actions themselves (``fold``, ``check_or_call``, ``bet_or_raise``) and
@@ -23,7 +25,7 @@ from triple_draw.game.cards import UNKNOWN
 from triple_draw.game.events import CALL, CHECK, FOLD, RAISE, ROUND_BEGINS
 from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.drawing import start_draw
-from triple_draw.game.phase import BET, MAY_RAISE, SHOWDOWN
+from triple_draw.game.phase import BET, CLOCKWISE, MAY_RAISE, SHOWDOWN
 from triple_draw.game.record import record_discard_choices
 from triple_draw.game.rules import UNCAPPED
 from triple_draw.game.showdown import finish
@@ -33,6 +35,7 @@ __all__ = [
     "raise_refusal",
     "raise_target",
     "legal_actions",
+    "round_action",
     "next_actor",
     "seek",
     "end_round",
@@ -135,6 +138,16 @@ def legal_actions(st: HandState) -> Sequence[Action]:
     return acts
 
 
+def round_action(st: HandState) -> tuple[int, bool]:
+    """The public account of the betting round under way: the bets and raises made in it
+    (posts not counted) and whether anybody has called, bet or raised in it - read off
+    the public record (state.py); ``(0, False)`` outside a betting round. What
+    :class:`~triple_draw.bots.Observation` calls ``round_bets`` and ``round_voluntary``."""
+    if st._phase != BET:
+        return 0, False
+    return st._full_bets + st._uncounted, sum(st._bet) > st._posted
+
+
 def _betting_actions(call_to: int, raise_to: int) -> tuple[Action, ...]:
     """The shared actions of a betting situation seen for the first time (see
     :data:`_BETTING_ACTIONS`)."""
@@ -152,19 +165,20 @@ def _betting_actions(call_to: int, raise_to: int) -> tuple[Action, ...]:
 # -- the flow of a round -------------------------------------------------------------------
 
 
+#: ``_AFTER[n][s]``: the other seats of a table of ``n`` after seat ``s``, clockwise
+_AFTER = tuple(tuple(seats[1:] for seats in table) for table in CLOCKWISE)
+
+
 def next_actor(st: HandState, s: int) -> None:
     """Seat ``s`` acted (his ``_to_act`` entry is ``DONE`` now): hand the action to the next
     seat that must act (:func:`seek` from ``s + 1``), or end the betting round."""
     to_act = st._to_act
-    n = st._n
-    j = s + 1 if s + 1 < n else 0
-    while j != s:
+    for j in _AFTER[st._n][s]:
         if to_act[j]:
             if st._n_active > 1 or st._bet[j] < st._level:
                 st._actor = j
                 return
             break
-        j = j + 1 if j + 1 < n else 0
     end_round(st)
 
 
@@ -211,6 +225,8 @@ def start_round(st: HandState, r: int) -> None:
     active = st._active
     st._to_act = active[:]
     st._last_aggr = None
+    st._uncounted = 0
+    st._posted = 0
     st._log.append(ROUND_BEGINS[r])
     if st._n_active < 2:
         end_round(st)

@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from triple_draw.errors import CardError, IllegalActionError
-from triple_draw.game.events import BURN, DISCARD, DRAW_BEGINS, RESHUFFLE
+from triple_draw.game.events import COUNTS, DISCARD, DRAW_BEGINS, burn_entry, reshuffle_entry
 from triple_draw.game.events import DRAW as DRAW_KIND
 from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids, to_maybe_ids, to_record_ids
 from triple_draw.game.events import LogEntry
@@ -106,7 +106,7 @@ def serve(st: HandState, s: int, ids: tuple[int, ...], burn: bool = False) -> No
             new = st._deck.deal_ids(k + 1)
             st._stub_n -= k + 1
             st._out.append(new[0])
-            st._log.append((BURN, None, st._street, (new[0],)))
+            st._log.append(burn_entry(st._street, new[0]))
             if k:
                 st._hands[s].extend(new[1:])
                 st._log.append((DRAW_KIND, s, None, tuple(new[1:])))
@@ -141,7 +141,7 @@ def serve_all(st: HandState) -> None:
         # no reshuffle: the burn card (if the rules burn) and every draw from the top of
         # the stub, in the order the one deal would give them
         if need or burn:
-            ids = st._deck.deal_ids(need + burn)
+            ids = tuple(st._deck.deal_ids(need + burn))
             st._stub_n -= need + burn
             hands = st._hands
             log = st._log
@@ -149,7 +149,7 @@ def serve_all(st: HandState) -> None:
             p = 0
             if burn:
                 out.append(ids[0])
-                log.append((BURN, None, st._street, (ids[0],)))
+                log.append(burn_entry(st._street, ids[0]))
                 p = 1
             for j, t in declared:
                 if t:
@@ -157,7 +157,7 @@ def serve_all(st: HandState) -> None:
                     new = ids[p:k]
                     p = k
                     hands[j] += new
-                    log.append((DRAW_KIND, j, None, tuple(new)))
+                    log.append((DRAW_KIND, j, None, new))
                     out += t
     else:
         for j, t in declared:
@@ -389,13 +389,13 @@ def _burn(st: HandState, p: Deal, seq: list[Draw], card: int | None = None) -> N
         else:
             raise IllegalActionError(f"cannot burn {CARD_TEXT[card]}: it is not in the stub")
         p.out.append(card)
-        p.log.append((BURN, None, st._street, (card,)))
+        p.log.append(burn_entry(st._street, card))
         return
     if not p.stub_len():
         if p.held:
             cid = p.held.pop(0)
             p.out.append(cid)
-            p.log.append((BURN, None, st._street, (cid,)))
+            p.log.append(burn_entry(st._street, cid))
             return
         p.serving = 0
         _reshuffle_empty(p, seq[0][0] if seq else None)
@@ -407,7 +407,7 @@ def _burn(st: HandState, p: Deal, seq: list[Draw], card: int | None = None) -> N
     else:
         cid = p.top()
     p.out.append(cid)
-    p.log.append((BURN, None, st._street, (cid,)))
+    p.log.append(burn_entry(st._street, cid))
 
 
 def _reshuffle_empty(p: Deal, j: int | None) -> None:
@@ -420,7 +420,7 @@ def _reshuffle_empty(p: Deal, j: int | None) -> None:
         p.table = []
         p.absorbed = p.serving  # this draw's discards from here on are in the new stub
     p.reshuffle(pool)
-    p.log.append((RESHUFFLE, j, len(pool), None))
+    p.log.append(reshuffle_entry(j, len(pool)))
     if not p.stub_len():  # pragma: no cover - impossible up to 9 players
         raise RuntimeError("the deck cannot complete the draw")
 
@@ -431,7 +431,7 @@ def _gather(p: Deal, j: int) -> None:
     pool = p.out
     p.out = []
     p.reshuffle(pool)
-    p.log.append((RESHUFFLE, j, p.stub_len() + len(p.held), None))
+    p.log.append(reshuffle_entry(j, p.stub_len() + len(p.held)))
 
 
 _UNKNOWN_SET = frozenset((UNKNOWN,))
@@ -547,6 +547,7 @@ def discard_given(
         st._deck.deal_ids(len(ids))
         st._stub_n -= len(ids)
         st._log.append((DISCARD, s, None, ids))
+        st._draws[s] += COUNTS[len(ids)]
         st._log.append((DRAW_KIND, s, None, tuple(st._hands[s][len(keep) :])))
         st._out.extend(ids)
         if pos < len(order):
@@ -579,6 +580,7 @@ def discard_given(
     # -- nothing has changed up to here
     st._hands[s] = keep
     st._log.append((DISCARD, s, None, ids))
+    st._draws[s] += COUNTS[len(ids)]
     if p is not None and (immediate or last):
         commit(st, p)
     if last and not immediate:

@@ -49,8 +49,18 @@ from triple_draw.game.betting import (
     start_round,
 )
 from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids, to_record_ids
-from triple_draw.game.events import CHECKS, FOLDS, ROUND_BEGINS, Event, LogEntry, to_event
-from triple_draw.game.phase import BET, CALL_ONLY, DONE, DRAW, MAY_RAISE, OVER, PHASES, SHOWDOWN
+from triple_draw.game.events import CHECKS, COUNTS, FOLDS, ROUND_BEGINS, Event, LogEntry, to_event
+from triple_draw.game.phase import (
+    BET,
+    CALL_ONLY,
+    CLOCKWISE,
+    DONE,
+    DRAW,
+    MAY_RAISE,
+    OVER,
+    PHASES,
+    SHOWDOWN,
+)
 from triple_draw.game.record import RecordStub, with_named
 from triple_draw.game.rules import MAX_CHIPS, UNCAPPED, Rules
 from triple_draw.game.showdown import finish, hand_result, muck_at_showdown, show_at_showdown
@@ -61,10 +71,7 @@ __all__ = ["Hand", "BET", "DRAW", "OVER", "SHOWDOWN", "PHASES"]
 
 
 #: _CW[n][button]: the seats clockwise starting left of the button
-_CW = [
-    [tuple((button + 1 + k) % n for k in range(n)) for button in range(n)] if n else []
-    for n in range(10)
-]
+_CW = [tuple(table[(button + 1) % n] for button in range(n)) for n, table in enumerate(CLOCKWISE)]
 
 
 #: _BLINDS[n][button]: the seats of the small and the big blind (heads-up the button posts
@@ -241,11 +248,13 @@ class Hand(HandState):
                     dead_chips = [0] * n
                 dead_chips[s] = x
         self._dead = None if dead_chips is None else tuple(dead_chips)
+        self._posted = sum(bet)
         self._stacks = st
         self._bet = bet
         self._total = total
         self._live = [True] * n
         self._n_live = n
+        self._draws = [()] * n
         self._out = []
         self._reserved = None
         self._withheld = None
@@ -290,6 +299,7 @@ class Hand(HandState):
         else:
             self._full_level = 0
             self._full_bets = 0
+        self._uncounted = -self._full_bets
         self._max_full_bets = UNCAPPED if (rc.heads_up_uncapped and n == 2) else rc.max_full_bets
         # _active[j]: MAY_RAISE if seat j can still bet (in the hand, chips behind), else
         # DONE; a round starts with _to_act = _active (phase.py: what each seat must do)
@@ -588,7 +598,7 @@ class Hand(HandState):
         """How many cards the seat drew at each draw so far (public information)."""
         if type(seat) is not int or not 0 <= seat < self._n:
             raise self._bad_seat(seat)
-        return tuple(len(e[3] or ()) for e in self._log if e[0] == DISCARD and e[1] == seat)
+        return self._draws[seat]
 
     def discards(self, seat: int) -> tuple[int, ...]:
         """Every card id the seat has discarded this hand (engine-level, private)."""
@@ -802,7 +812,8 @@ class Hand(HandState):
         self._legal = None
         s: int = self._actor  # type: ignore[assignment]
         bet = self._bet
-        owe = self._level - bet[s]
+        mine = bet[s]
+        owe = self._level - mine
         if owe > 0:
             st = self._stacks
             x = st[s]
@@ -811,9 +822,10 @@ class Hand(HandState):
                 self._n_active -= 1
                 self._active[s] = DONE
             st[s] = x - owe
-            bet[s] += owe
+            mine += owe
+            bet[s] = mine
             self._total[s] += owe
-            self._log.append((CALL, s, bet[s], None))
+            self._log.append((CALL, s, mine, None))
         else:
             self._log.append(CHECKS[s])
         self._to_act[s] = DONE
@@ -840,13 +852,14 @@ class Hand(HandState):
         self._legal = None
         unit = self._unit
         full = self._full_level
-        put = full + unit - bet[s]
+        mine = bet[s]
+        put = full + unit - mine
         if put >= x:
             put = x
             self._n_active -= 1
             self._active[s] = DONE
         st[s] = x - put
-        new = bet[s] + put
+        new = mine + put
         bet[s] = new
         self._total[s] += put
         raised = new - full
@@ -866,6 +879,7 @@ class Hand(HandState):
                 if active[j] and bet[j] < new and not to_act[j]:
                     to_act[j] = CALL_ONLY
             to_act[s] = DONE
+            self._uncounted += 1
         self._level = new
         self._last_aggr = s
         self._log.append((BET_KIND if level == 0 else RAISE, s, new, None))
@@ -892,7 +906,8 @@ class Hand(HandState):
         held = self._hands[s]
         ids = cards
         keep: list[int] | None = None
-        if type(ids) is list or type(ids) is tuple:
+        form = type(ids)
+        if form is list or form is tuple:
             keep = held[:]
             try:
                 for cid in ids:
@@ -911,7 +926,8 @@ class Hand(HandState):
                 ids, keep = drawing.checked_discard(s, held, named, True)
             else:
                 ids, keep = drawing.checked_discard(s, held, cards)
-        if type(ids) is not tuple:
+            form = list  # (checked_discard's ids)
+        if form is not tuple:
             ids = tuple(ids)
         if receive is not None or self._reserved is not None or burn is not None:
             if drawing.discard_given(self, s, ids, keep, receive, burn):
@@ -919,6 +935,9 @@ class Hand(HandState):
             return
         self._hands[s] = keep
         self._log.append((DISCARD, s, None, ids))
+        k = len(ids)
+        drawn = self._draws
+        drawn[s] = drawn[s] + COUNTS[k]
         order = self._draw_order
         pos = self._draw_pos + 1
         last = pos == len(order)
@@ -926,7 +945,7 @@ class Hand(HandState):
             drawing.serve(self, s, ids, self._rc.burn and pos == 1)
         else:
             self._declared.append((s, ids))
-            self._need += len(ids)
+            self._need += k
             if last:
                 drawing.serve_all(self)
         if not last:

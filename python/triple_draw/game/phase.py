@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["BET", "DRAW", "OVER", "SHOWDOWN", "PHASES", "DONE", "CALL_ONLY", "MAY_RAISE"]
+__all__ = [
+    "BET",
+    "DRAW",
+    "OVER",
+    "SHOWDOWN",
+    "PHASES",
+    "DONE",
+    "CALL_ONLY",
+    "MAY_RAISE",
+    "CLOCKWISE",
+]
 
 # -- the phase of a hand (``HandState._phase``)
 #: a betting round
@@ -32,3 +42,10 @@ DONE: Final = 0
 CALL_ONLY: Final = 1
 #: must act and may raise
 MAY_RAISE: Final = 2
+
+# -- the order of the seats
+#: ``CLOCKWISE[n][s]``: the ``n`` seats of a table of ``n`` clockwise from seat ``s`` (``s``
+#: first), built once (the hot path walks these tuples instead of counting modulo ``n``)
+CLOCKWISE: Final = tuple(
+    tuple(tuple((s + k) % n for k in range(n)) for s in range(n)) for n in range(10)
+)

@@ -15,7 +15,7 @@ from typing import Any
 from triple_draw.errors import CardError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids
 from triple_draw.game import events as ev
-from triple_draw.game.phase import BET, DONE, OVER, SHOWDOWN
+from triple_draw.game.phase import BET, CLOCKWISE, DONE, OVER, SHOWDOWN
 from triple_draw.game.record import RecordStub, known_place
 from triple_draw.game.pots import make_pots, split_pot
 from triple_draw.game.result import HandResult, Pot, ShowdownEntry
@@ -70,7 +70,7 @@ def finish(st: HandState) -> None:
     if first is None or not live[first]:
         order = [j for j in st._cw if live[j]]
     else:
-        order = [j % n for j in range(first, first + n) if live[j % n]]
+        order = [j for j in CLOCKWISE[n][first] if live[j]]
     level = total[order[0]]
     for j in order:
         if total[j] != level:

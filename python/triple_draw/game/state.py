@@ -77,8 +77,8 @@ class HandState:
     _cw: tuple[int, ...]
 
     # -- chips
-    # (``_stacks``, ``_total``, ``_live`` and ``_hands`` are changed in place and never
-    # replaced during a hand: the compiled views read these very lists, and
+    # (``_stacks``, ``_total``, ``_live``, ``_hands`` and ``_draws`` are changed in place
+    # and never replaced during a hand: the compiled views read these very lists, and
     # tests/test_view_parity.py holds this)
     #: stacks at the start of the hand
     _start: tuple[int, ...]
@@ -100,6 +100,25 @@ class HandState:
     #: MAY_RAISE while the seat can still bet (in the hand, chips behind), else DONE
     _active: list[int]
     _n_active: int
+
+    # -- the public record: what every seat sees happen, kept up to date where it happens
+    # (``Hand.discard`` and ``drawing.discard_given``, the short all-in of
+    # ``Hand.bet_or_raise``, the start of a round) and read by ``Hand.draws``, the views,
+    # ``simulate`` and the environments, which neither rescan the log nor track the
+    # actions themselves. The folds are ``_live`` and the round's chips ``_bet``;
+    # :func:`~triple_draw.game.betting.round_action` reads the round's bets, raises and
+    # calls off these fields and the betting round's.
+    #: per seat: how many cards he drew at each draw so far (a new tuple at each of his
+    #: discards: a tuple once read never changes)
+    _draws: list[tuple[int, ...]]
+    #: the round's bets and raises that ``_full_bets`` does not count: its short all-ins
+    #: (less, in round 1, the big blind when it counts as the round's bet), so that the
+    #: round's bets and raises are ``_full_bets + _uncounted``
+    _uncounted: int
+    #: the chips of ``_bet`` that were posted, not bet or called (round 1: the blinds and
+    #: live posts; 0 in later rounds), so that somebody has called, bet or raised in the
+    #: round when ``sum(_bet) > _posted``
+    _posted: int
 
     # -- where the hand is
     #: BET, DRAW or OVER (phase.py)

@@ -501,11 +501,11 @@ def forced_bet_candidates(
         if posts[k : k + len(want)] != want:
             continue
         extra: dict[int, list[int]] = {}
-        for kind, seat, amount, _cards in posts[k + len(want) :]:
-            if seat is None or type(amount) is not int or seat in (sb, bb):
+        for post in map(ev.read, posts[k + len(want) :]):
+            if post.seat is None or type(post.chips) is not int or post.seat in (sb, bb):
                 break
-            live_dead = extra.setdefault(seat, [0, 0])
-            live_dead[0 if kind == ev.POST_BIG_BLIND else 1] += amount
+            live_dead = extra.setdefault(post.seat, [0, 0])
+            live_dead[0 if post.kind == ev.POST_BIG_BLIND else 1] += post.chips
         else:
             options: dict[str, Any] = {}
             if no_sb:
@@ -542,11 +542,11 @@ def forced_bets(events: list[LogEntry], n: int, button: int, rules: Rules) -> di
     if k < len(posts) and posts[k][0] == ev.POST_BIG_BLIND:
         k += 1
     extra: dict[int, list[int]] = {}
-    for kind, seat, amount, _cards in posts[k:]:
-        if seat is None or type(amount) is not int:
+    for post in map(ev.read, posts[k:]):
+        if post.seat is None or type(post.chips) is not int:
             raise SchemaError("$.history: a forced bet must name a seat and an amount")
-        live_dead = extra.setdefault(seat, [0, 0])
-        live_dead[0 if kind == ev.POST_BIG_BLIND else 1] += amount
+        live_dead = extra.setdefault(post.seat, [0, 0])
+        live_dead[0 if post.kind == ev.POST_BIG_BLIND else 1] += post.chips
     if extra:
         options["posts"] = {s: (live, dead) for s, (live, dead) in extra.items()}
     return options

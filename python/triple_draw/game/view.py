@@ -21,7 +21,8 @@ it. So the first ``view()`` of a hand creates a cache that follows the log:
   their cards), brought up to date when he is viewed;
 - every seat's player record, rebuilt only when one of its values changed (checked for
   the seats a log entry since the last update names, and for every seat when the phase
-  or street changed: a new round resets the bets);
+  or street changed: a new round resets the bets); its draw counts are the hand's public
+  record of them (``HandState._draws``), not counted again here;
 - each seat's view, kept until the log grows: a second ``view(seat)`` at the same point
   returns the same object.
 
@@ -36,7 +37,8 @@ from __future__ import annotations
 
 import copy as _copy
 from threading import Lock
-from typing import Any, NoReturn
+from collections.abc import Callable
+from typing import Any, NamedTuple, NoReturn
 
 from triple_draw.errors import ArgumentError, ArgumentTypeError
 from triple_draw.game import events as ev
@@ -44,7 +46,7 @@ from triple_draw.game.actions import Action
 from triple_draw.game.betting import legal_actions
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.events import LogEntry
-from triple_draw.game.phase import BET, OVER, PHASES, SHOWDOWN
+from triple_draw.game.phase import BET, MAY_RAISE, OVER, PHASES, SHOWDOWN
 from triple_draw.game.showdown import hand_result
 from triple_draw.game.state import HandState
 from triple_draw.schema import VIEW_VERSION
@@ -189,8 +191,9 @@ class ViewCache:
         #: pending[seat]: his own entries not yet put in, as (index, entry)
         self.hist: list[list[FrozenDict]] = [[] for _ in range(n)]
         self.pending: list[list[tuple[int, FrozenDict]]] = [[] for _ in range(n)]
-        #: draws[seat]: cards drawn at each draw so far, and as the view's list
-        self.draws: list[list[int]] = [[] for _ in range(n)]
+        #: draws[seat]: the hand's record of his draw counts (``_draws[seat]``, a tuple
+        #: replaced at each of his discards) when ``drawn[seat]``, its view list, was built
+        self.draws: list[tuple[int, ...]] = [()] * n
         self.drawn: list[FrozenList] = [_NO_ACTIONS] * n
         #: each seat's player record, and the list of them handed out
         self.records: list[FrozenDict] = [FrozenDict()] * n
@@ -255,9 +258,6 @@ class ViewCache:
                 e["count"] = len(cards)
                 append(FrozenDict(e))
                 if who is not None and kind in _OWN:
-                    if kind == ev.DISCARD:
-                        self.draws[who].append(len(cards))
-                        self.drawn[who] = FrozenList(self.draws[who])
                     self._take_own(i, kind, who, e, cards)
             else:  # "show": public
                 e["cards"] = FrozenList([CARD_TEXT[c] for c in cards])
@@ -283,6 +283,7 @@ class ViewCache:
             stacks = h._stacks
             total = h._total
             hands = h._hands
+            draws = h._draws
             drawn = self.drawn
             bet = h._bet if phase == BET else None
             not_over = phase != OVER
@@ -290,6 +291,9 @@ class ViewCache:
             for j in range(n) if every else named:
                 lv = live[j]
                 x = stacks[j]
+                if draws[j] is not self.draws[j]:
+                    self.draws[j] = draws[j]
+                    drawn[j] = FrozenList(draws[j])
                 records[j] = FrozenDict(
                     {
                         "seat": j,
@@ -422,19 +426,90 @@ def _stakes_of(rules: Any) -> FrozenDict:
     return FrozenDict({k: getattr(rules, k) for k in _STAKES})
 
 
-#: What the compiled core's ``ViewCache`` (rust/python/view.rs: the same algorithm as
-#: :class:`ViewCache`, which the parity tests hold it to) takes from this module.
-_COMPILED_SUPPORT = (
-    FrozenDict,
-    FrozenList,
-    CARD_TEXT,
-    PHASES,
-    VIEW_VERSION,
-    _ENTRIES,
-    _legal_dicts,
-    _result_of,
-    _stakes_of,
-    _DISCARD_ACTIONS,
-    _NO_ACTIONS,
-    1 << 14,
+class HandFields(NamedTuple):
+    """The names of the hand's fields (``HandState``, state.py) that the compiled views
+    read, by what they are to the views: the one place those private names are written
+    for the compiled core, which reads the hand through them and names none itself
+    (tests/test_view_parity.py holds every name to ``FIELDS``)."""
+
+    n: str = "_n"
+    rules: str = "rules"
+    button: str = "_button"
+    small_blind: str = "_sb"
+    big_blind: str = "_bb"
+    log: str = "_log"
+    live: str = "_live"
+    stacks: str = "_stacks"
+    total: str = "_total"
+    hands: str = "_hands"
+    draws: str = "_draws"
+    phase: str = "_phase"
+    street: str = "_street"
+    bets: str = "_bet"
+    showdown: str = "_showdown"
+    actor: str = "_actor"
+    level: str = "_level"
+    to_act: str = "_to_act"
+    full_bets: str = "_full_bets"
+    max_full_bets: str = "_max_full_bets"
+    n_active: str = "_n_active"
+    full_level: str = "_full_level"
+    unit: str = "_unit"
+
+
+class CompiledSupport(NamedTuple):
+    """What the compiled core's ``ViewCache`` (rust/python/view.rs: the same algorithm as
+    :class:`ViewCache`, which the parity tests hold it to) takes from this module, by
+    name: the containers, the texts, the shared caches and builders, the constants it
+    compares with (phase codes, the to-act state, the log's kinds) and the names of the
+    hand's fields it reads."""
+
+    frozen_dict: type[FrozenDict]
+    frozen_list: type[FrozenList]
+    card_text: tuple[str, ...]
+    phases: tuple[str, ...]
+    version: int
+    entries: dict[LogEntry, FrozenDict]
+    legal_dicts: Callable[[HandState], FrozenList]
+    result_of: Callable[[HandState], FrozenDict]
+    stakes_of: Callable[[Any], FrozenDict]
+    discard_actions: FrozenList
+    empty: FrozenList
+    entries_max: int
+    #: the phase codes of a betting round and of a hand that is over (phase.py)
+    bet: int
+    over: int
+    #: the to-act state of a seat that may still raise (phase.py)
+    may_raise: int
+    #: the log's kinds that start a round or a draw (an entry about nobody that changes
+    #: no player's record), whose cards the view counts only, and the seat's own of
+    #: these (his discards, his draws: their cards are shown to him)
+    phase_marks: tuple[str, ...]
+    count_only: tuple[str, ...]
+    discard: str
+    draw: str
+    fields: HandFields
+
+
+_COMPILED_SUPPORT = CompiledSupport(
+    frozen_dict=FrozenDict,
+    frozen_list=FrozenList,
+    card_text=tuple(CARD_TEXT),
+    phases=PHASES,
+    version=VIEW_VERSION,
+    entries=_ENTRIES,
+    legal_dicts=_legal_dicts,
+    result_of=_result_of,
+    stakes_of=_stakes_of,
+    discard_actions=_DISCARD_ACTIONS,
+    empty=_NO_ACTIONS,
+    entries_max=1 << 14,
+    bet=BET,
+    over=OVER,
+    may_raise=MAY_RAISE,
+    phase_marks=(ev.BEGIN_ROUND, ev.BEGIN_DRAW),
+    count_only=(ev.DEAL, ev.DISCARD, ev.DRAW, ev.BURN),
+    discard=ev.DISCARD,
+    draw=ev.DRAW,
+    fields=HandFields(),
 )
