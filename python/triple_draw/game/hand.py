@@ -91,9 +91,9 @@ class Hand(HandState):
     - ``stacks``: chips of seats ``0..n-1`` (clockwise), ints > 0, ``2 <= n <= max_players``.
     - ``seed``: int seed of the deck (``None``: OS entropy).
     - ``hole_cards``: optional per-seat given cards for replays and tests: a list of ``n``
-      entries, each ``None`` (all random) or five cards (text like ``"7h5d??3s2c"``, ids,
-      Card objects; ``None``/``"??"`` = dealt at random from what is left). Each given
-      card must be in the deck, else :class:`CardError`.
+      entries, each ``None`` (all random) or five cards (``hand_size`` in a reduced game;
+      text like ``"7h5d??3s2c"``, ids, Card objects; ``None``/``"??"`` = dealt at random
+      from what is left). Each given card must be in the deck, else :class:`CardError`.
     - ``deck``: a ready deck of the chosen core (e.g. ``Deck.stacked(order, seed)``) to
       deal from instead of ``Deck(seed)``; cards missing from it count as out of play.
     - ``core``: ``"compiled"``, ``"reference"`` or an object with the
@@ -487,7 +487,8 @@ class Hand(HandState):
     @property
     def street(self) -> int:
         """Betting round 0..3 while betting; during a draw, the draw's index 0..2 (the
-        draw after betting round ``street``)."""
+        draw after betting round ``street``); 0..``draws`` and 0..``draws - 1`` in a
+        reduced game."""
         return self._street
 
     @property
@@ -977,10 +978,10 @@ class Hand(HandState):
 
     def show(self, cards: Any = None) -> None:
         """At the showdown of a hand replayed from a record, the actor shows his hand:
-        ``cards`` are his five cards (text, ids or Card objects), needed when any of them
-        is unknown; his known cards must be among them, and a card he shows that was
-        unknown must be one nobody else is known to hold or to have thrown (else
-        :class:`IllegalActionError`, and nothing changes)."""
+        ``cards`` are his five cards (``hand_size`` in a reduced game; text, ids or Card
+        objects), needed when any of them is unknown; his known cards must be among them,
+        and a card he shows that was unknown must be one nobody else is known to hold or
+        to have thrown (else :class:`IllegalActionError`, and nothing changes)."""
         if self._phase != SHOWDOWN:
             raise self._no_showdown("show")
         show_at_showdown(self, cards)
