@@ -35,9 +35,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def partition_ok(h: Hand) -> bool:
-    """The hands, the stub and the cards out of play hold each of the 52 cards once."""
+    """The hands, the stub, the cards out of play and those outside a reduced game's deck
+    hold each of the 52 cards once."""
     p = h._card_partition()
-    return sorted(p["hands"] + p["stub"] + p["out_of_play"]) == list(range(52))
+    return sorted(p["hands"] + p["stub"] + p["out_of_play"] + p["outside"]) == list(range(52))
 
 
 def to_draw(h: Hand) -> None:

@@ -20,7 +20,7 @@ from triple_draw.errors import CardError, IllegalActionError
 from triple_draw.game.actions import Action
 from triple_draw.game.cards import to_ids
 from triple_draw.game.core import Core, resolve_core
-from triple_draw.game.rules import Rules
+from triple_draw.game.rules import Rules, real_game_only
 from triple_draw.game.table import Table
 
 __all__ = ["TerminalGame"]
@@ -74,6 +74,7 @@ class TerminalGame:
     ) -> None:
         self.core = resolve_core(core)
         self.rules = rules or Rules()
+        real_game_only(self.rules, "the terminal game")
         self.players = players
         self.stack = stack
         self.max_hands = max_hands

@@ -45,6 +45,7 @@ from triple_draw.errors import (
     ArgumentError,
     ArgumentTypeError,
     IllegalActionError,
+    ReducedGameError,
     TripleDrawError,
 )
 from triple_draw.game.actions import Action, make_action
@@ -479,6 +480,18 @@ class Bot:
         return f"{type(self).__name__}()"
 
 
+def _refuse_short_hand(bot: Any, obs: Any) -> None:
+    """A bot that reads five-card hands, asked to act on fewer cards (a reduced game:
+    docs/rules.md, *Reduced games*), refuses with :class:`ReducedGameError` (called where
+    its decision failed, so the real game's decisions pay nothing for it)."""
+    hole = getattr(obs, "hole", None)
+    if type(hole) is tuple and 0 < len(hole) < 5:
+        raise ReducedGameError(
+            f"{type(bot).__name__} is for the real game only (five cards in hand), not a "
+            f"reduced game's hand of {len(hole)} card{'s' if len(hole) > 1 else ''}"
+        ) from None
+
+
 def _seed(seed: Any) -> int | None:
     if seed is not None and type(seed) is not int:
         raise ArgumentTypeError(f"a bot's seed is an int or None, got {seed!r}")
@@ -570,6 +583,7 @@ class CallingStationBot(Bot):
                 )
             return _call(obs) if obs.to_call > 0 else _CHECK
         except TripleDrawError:
+            _refuse_short_hand(self, obs)
             raise
         except _BAD_INPUT as e:
             raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
@@ -704,6 +718,7 @@ class HeuristicBot(Bot):
             rng = self.rng
             code, cards = self._heuristic(self._params, obs, rng.random())
         except TripleDrawError:
+            _refuse_short_hand(self, obs)
             raise
         except _BAD_INPUT as e:
             raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
@@ -955,6 +970,7 @@ class EquityBot(Bot):
                     return _bet_or_raise(obs)
             return _CHECK
         except TripleDrawError:
+            _refuse_short_hand(self, obs)
             raise
         except _BAD_INPUT as e:
             raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None

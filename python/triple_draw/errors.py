@@ -23,6 +23,7 @@ __all__ = [
     "AnalysisError",
     "ArgumentError",
     "ArgumentTypeError",
+    "ReducedGameError",
     "MissingExtraError",
 ]
 
@@ -88,6 +89,14 @@ class ArgumentTypeError(ArgumentError, TypeError):
     :class:`~triple_draw.Rules`, a deck that is not a deck, a core without the core
     interface, a bot that is not a bot, an executor that is not an executor). It is an
     :class:`ArgumentError` too, so one ``except ArgumentError`` catches every bad setup."""
+
+
+class ReducedGameError(ArgumentError):
+    """The rules of a reduced game (``Rules`` with ``deck_ranks``, ``deck_suits``,
+    ``hand_size`` or ``draws`` changed: docs/rules.md, *Reduced games*) given to a part
+    of the package that plays the real game only - the bots that read hands, ``simulate``,
+    the environments, PHH and site histories, the table server; the message names it.
+    It is an :class:`ArgumentError` too."""
 
 
 class MissingExtraError(TripleDrawError, ImportError):

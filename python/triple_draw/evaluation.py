@@ -347,7 +347,7 @@ def match(
     seed = run_seed(seed)
     run_core = portable_core(resolve_core(core))
     players = [make_bot(b, core=run_core) for b in bots]
-    rules, stack, report = run_settings(n, rules, stack, progress)
+    rules, stack, report = run_settings(n, rules, stack, progress, "match")
 
     deals = -(-hands // n)
     net = [0] * n

@@ -77,7 +77,7 @@ from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionEr
 from triple_draw.game.actions import Action
 from triple_draw.game.core import Core, default_core, portable_core, resolve_core
 from triple_draw.game.hand import Hand
-from triple_draw.game.rules import MAX_PLAYERS, Rules
+from triple_draw.game.rules import MAX_PLAYERS, Rules, real_game_only
 from triple_draw.game.table import Table
 
 __all__ = [
@@ -680,12 +680,14 @@ def run_seed(seed: Any) -> int:
     return seed
 
 
-def table_rules(n: int, rules: Any) -> Rules:
-    """``rules`` checked for ``n`` players (``None``: ``Rules(max_players=max(6, n))``)."""
+def table_rules(n: int, rules: Any, component: str = "simulate") -> Rules:
+    """``rules`` checked for ``n`` players (``None``: ``Rules(max_players=max(6, n))``),
+    and to be the real game's: ``component`` (named in the error) plays no reduced game."""
     if rules is None:
         return Rules(max_players=max(6, n))
     if type(rules) is not Rules:
         raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
+    real_game_only(rules, component)
     if n > rules.max_players:
         raise ArgumentError(
             f"{n} players do not fit: the rules allow at most {rules.max_players} "
@@ -695,11 +697,11 @@ def table_rules(n: int, rules: Any) -> Rules:
 
 
 def run_settings(
-    n: int, rules: Any, stack: Any, progress: Any
+    n: int, rules: Any, stack: Any, progress: Any, component: str = "simulate"
 ) -> tuple[Rules, int, Callable[[int, int], None] | None]:
     """The rules, the starting stack and the progress callback of a run of ``n`` players,
     each checked (``None``: ``Rules(max_players=max(6, n))``, 100 big bets, none)."""
-    rules = table_rules(n, rules)
+    rules = table_rules(n, rules, component)
     if stack is None:
         stack = 100 * rules.big_bet
     elif type(stack) is not int or stack < 1:

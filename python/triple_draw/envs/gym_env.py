@@ -118,7 +118,7 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
         if type(num_players) is not int or not 2 <= num_players <= MAX_PLAYERS:
             raise ArgumentError(f"num_players must be an int 2..{MAX_PLAYERS}, got {num_players!r}")
         n = num_players
-        rules = table_rules(n, rules)
+        rules = table_rules(n, rules, "TripleDrawEnv")
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
             raise ArgumentError(f"seat must be a seat 0..{n - 1} or None, got {seat!r}")
         if button is not None and (type(button) is not int or not 0 <= button < n):

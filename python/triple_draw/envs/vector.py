@@ -333,7 +333,7 @@ class TripleDrawVectorEnv(VectorEnv):
         if type(num_players) is not int or not 2 <= num_players <= MAX_PLAYERS:
             raise ArgumentError(f"num_players must be 2..{MAX_PLAYERS}, got {num_players!r}")
         # (None: Rules(max_players=max(6, num_players)); else rules that seat them all)
-        rules = table_rules(num_players, rules)
+        rules = table_rules(num_players, rules, "TripleDrawVectorEnv")
         st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
         if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
             raise ArgumentError(

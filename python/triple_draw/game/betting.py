@@ -200,17 +200,19 @@ def seek(st: HandState, j: int) -> int:
 
 
 def end_round(st: HandState) -> None:
-    """The betting round is over: the next draw, or the showdown after round 4."""
+    """The betting round is over: the next draw, or the showdown after the last round (round
+    4; ``draws + 1`` in a reduced game)."""
     st._actor = None
-    if st._street == 3:
+    if st._street == st._rc.last_round:
         finish(st)
     else:
         start_draw(st)
 
 
 def start_round(st: HandState, r: int) -> None:
-    """Betting round ``r`` (1..3) after a draw: the first active seat left of the button
-    acts (the round ends at once when fewer than two can still bet)."""
+    """Betting round ``r`` (1..3; 1..``draws`` in a reduced game) after a draw: the first
+    active seat left of the button acts (the round ends at once when fewer than two can
+    still bet)."""
     n = st._n
     rc = st._rc
     st._phase = BET

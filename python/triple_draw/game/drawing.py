@@ -44,7 +44,7 @@ from triple_draw.game.events import DRAW as DRAW_KIND
 from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids, to_maybe_ids, to_record_ids
 from triple_draw.game.events import LogEntry
 from triple_draw.game.phase import DRAW, OVER, SHOWDOWN
-from triple_draw.game.record import RecordStub, forget
+from triple_draw.game.record import RecordStub, forget, outside_deck
 from triple_draw.game.state import Given, HandState
 
 __all__ = [
@@ -536,6 +536,10 @@ def discard_given(
     given = None if receive is None else _check_receive(s, ids, receive)
     if given is not None and all(cid is None for cid in given):
         given = None  # all random
+    if given is not None and st._rc.outside:
+        why = outside_deck(st, given)
+        if why is not None:
+            raise IllegalActionError(f"seat {s} cannot receive {why}")
     order = st._draw_order
     pos = st._draw_pos + 1
     last = pos == len(order)
@@ -676,6 +680,9 @@ def receivable(st: HandState, cards: Any, given: Any = ()) -> list[int]:
         raise IllegalActionError(
             f"seat {s} discards {len(t)} cards: no replacement number {len(first) + 1}"
         )
+    why = outside_deck(st, first)
+    if why is not None:
+        raise IllegalActionError(f"seat {s} cannot receive {why}")
     padded = first + [None] * (len(t) - len(first))
     immediate = st._rc.immediate_draw
     seq = [] if immediate else _pending(st)
@@ -700,8 +707,9 @@ def checked_discard(
         if cid not in held:
             what = "an unknown card" if cid == UNKNOWN else CARD_TEXT[cid]
             raise IllegalActionError(f"seat {s} cannot discard {what}: he does not hold it")
-    if len(ids) > 5:
-        raise IllegalActionError(f"seat {s} cannot discard {len(ids)} cards: at most five")
+    if len(ids) > len(held):
+        most = ("none", "one", "two", "three", "four", "five")[len(held)]
+        raise IllegalActionError(f"seat {s} cannot discard {len(ids)} cards: at most {most}")
     keep = list(held)
     for cid in ids:
         if cid in keep:

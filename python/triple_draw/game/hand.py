@@ -61,7 +61,7 @@ from triple_draw.game.phase import (
     PHASES,
     SHOWDOWN,
 )
-from triple_draw.game.record import RecordStub, with_named
+from triple_draw.game.record import RecordStub, outside_deck, with_named
 from triple_draw.game.rules import MAX_CHIPS, UNCAPPED, Rules
 from triple_draw.game.showdown import finish, hand_result, muck_at_showdown, show_at_showdown
 from triple_draw.game.state import FIELDS, HandState
@@ -98,9 +98,9 @@ class Hand(HandState):
     - ``stacks``: chips of seats ``0..n-1`` (clockwise), ints > 0, ``2 <= n <= max_players``.
     - ``seed``: int seed of the deck (``None``: OS entropy).
     - ``hole_cards``: optional per-seat given cards for replays and tests: a list of ``n``
-      entries, each ``None`` (all random) or five cards (text like ``"7h5d??3s2c"``, ids,
-      Card objects; ``None``/``"??"`` = dealt at random from what is left). Each given
-      card must be in the deck, else :class:`CardError`.
+      entries, each ``None`` (all random) or five cards (``hand_size`` in a reduced game;
+      text like ``"7h5d??3s2c"``, ids, Card objects; ``None``/``"??"`` = dealt at random
+      from what is left). Each given card must be in the deck, else :class:`CardError`.
     - ``deck``: a ready deck of the chosen core (e.g. ``Deck.stacked(order, seed)``) to
       deal from instead of ``Deck(seed)``; cards missing from it count as out of play.
     - ``core``: ``"compiled"``, ``"reference"`` or an object with the
@@ -261,7 +261,7 @@ class Hand(HandState):
         self._reshuffled = False
         if record:
             self._deal_record(hole_cards, log)
-        elif deck is None and hole_cards is None and withhold is None:
+        elif deck is None and hole_cards is None and withhold is None and rc.standard_deal:
             d = core.Deck(seed)
             ids = d.deal_ids(5 * n)
             t = tuple(ids)
@@ -331,6 +331,10 @@ class Hand(HandState):
         """A hand replayed from a record: the given cards, every other card unknown, and
         a stub of unknown cards (record.py)."""
         n = self._n
+        rc = self._rc
+        k = rc.hand_size
+        if rc.reduced:
+            _check_deck_holds(self.rules, n)
         if hole_cards is None:
             hole_cards = [None] * n
         elif isinstance(hole_cards, (str, bytes, dict)) or not hasattr(hole_cards, "__len__"):
@@ -342,24 +346,26 @@ class Hand(HandState):
         hands: list[list[int]] = []
         seen: set[int] = set()
         for s, cards in enumerate(hole_cards):
-            if cards is None:  # his five cards nobody saw
-                hands.append([UNKNOWN] * 5)
+            if cards is None:  # his cards nobody saw
+                hands.append([UNKNOWN] * k)
                 continue
             ids = to_record_ids(cards)
-            if len(ids) != 5:
-                raise CardError(f"hole_cards[{s}]: expected 5 cards, got {len(ids)}")
+            if len(ids) != k:
+                raise CardError(f"hole_cards[{s}]: expected {k} cards, got {len(ids)}")
             for cid in ids:
                 if cid != UNKNOWN:
                     if cid in seen:
                         raise CardError(f"hole_cards[{s}]: duplicate card {CARD_TEXT[cid]}")
+                    if rc.outside and cid in rc.outside:
+                        raise CardError(f"hole_cards[{s}]: {_not_in_deck(self.rules, cid)}")
                     seen.add(cid)
             hands.append(ids)
         first = self._bb if self._sb is None else self._sb
         for p in range(n):
             s = (first + p) % n
             log.append((DEAL, s, None, tuple(hands[s])))
-        self._deck = RecordStub([UNKNOWN] * (52 - 5 * n))
-        self._stub_n = 52 - 5 * n
+        self._deck = RecordStub([UNKNOWN] * (len(rc.deck) - k * n))
+        self._stub_n = len(rc.deck) - k * n
         self._hands = hands
 
     def _deal_given(
@@ -367,15 +373,23 @@ class Hand(HandState):
     ) -> None:
         n = self._n
         core = self._core
+        rc = self._rc
+        k = rc.hand_size
+        if rc.reduced:
+            _check_deck_holds(self.rules, n)
         if deck is None:
-            deck = core.Deck(seed)
+            deck = core.Deck(seed) if not rc.outside else _reduced_deck(core, rc.deck, seed)
         else:
             if seed is not None:
                 raise ArgumentError("give either seed or deck, not both")
             if not hasattr(deck, "deal_ids") or not hasattr(deck, "get_state"):
                 raise ArgumentTypeError(f"deck must be a Deck, got {type(deck).__name__}")
             deck = deck.copy()
-        given: list[list[int | None]] = [[None] * 5 for _ in range(n)]
+            if rc.outside:
+                for cid in deck.stub_ids():
+                    if cid in rc.outside:
+                        raise CardError(f"deck: {_not_in_deck(self.rules, cid)}")
+        given: list[list[int | None]] = [[None] * k for _ in range(n)]
         seen: set[int] = set()
         if hole_cards is not None:
             if isinstance(hole_cards, (str, bytes, dict)) or not hasattr(hole_cards, "__len__"):
@@ -390,8 +404,8 @@ class Hand(HandState):
                 if cards is None:
                     continue
                 ids = to_maybe_ids(cards)
-                if len(ids) != 5:
-                    raise CardError(f"hole_cards[{s}]: expected 5 cards, got {len(ids)}")
+                if len(ids) != k:
+                    raise CardError(f"hole_cards[{s}]: expected {k} cards, got {len(ids)}")
                 for cid in ids:
                     if cid is not None:
                         if cid in seen:
@@ -411,6 +425,8 @@ class Hand(HandState):
             stub_set = set(stub)
             for cid in remove:
                 if cid not in stub_set:
+                    if rc.outside and cid in rc.outside:
+                        raise CardError(_not_in_deck(self.rules, cid))
                     raise CardError(f"card {CARD_TEXT[cid]} is not available in the deck")
             state = deck.get_state()
             state["stub"] = [cid for cid in stub if cid not in remove]
@@ -424,9 +440,9 @@ class Hand(HandState):
         hands: list[list[int]] = [[] for _ in range(n)]
         first = self._bb if self._sb is None else self._sb
         order = [(first + p) % n for p in range(n)]
-        for k in range(5):
+        for i in range(k):
             for s in order:
-                v = given[s][k]
+                v = given[s][i]
                 cid = next(rnd) if v is None else v
                 hands[s].append(cid)
         for s in order:
@@ -434,10 +450,11 @@ class Hand(HandState):
         stub_ids = deck.stub_ids()
         held = {cid for h in hands for cid in h}
         stub_set = set(stub_ids)
-        # cards that a supplied (stacked) deck lacks are out of play: they join the
-        # reshuffle pool, so the 52 cards stay partitioned
+        # cards of the game's deck that a supplied (stacked) deck lacks are out of play:
+        # they join the reshuffle pool, so the cards stay partitioned (a reduced game's
+        # cards outside its deck are outside play, in no pool: rules.compiled.outside)
         held.update(held_back)
-        self._out.extend(cid for cid in range(52) if cid not in held and cid not in stub_set)
+        self._out.extend(cid for cid in rc.deck if cid not in held and cid not in stub_set)
         self._deck = deck
         self._stub_n = len(stub_ids)
         self._hands = hands
@@ -480,7 +497,8 @@ class Hand(HandState):
     @property
     def street(self) -> int:
         """Betting round 0..3 while betting; during a draw, the draw's index 0..2 (the
-        draw after betting round ``street``)."""
+        draw after betting round ``street``); 0..``draws`` and 0..``draws - 1`` in a
+        reduced game."""
         return self._street
 
     @property
@@ -630,10 +648,11 @@ class Hand(HandState):
             vc = self._view_cache
         except AttributeError:
             # the compiled core builds views itself; any other core (and a record, whose
-            # unknown cards only the Python cache shows) uses the Python cache
+            # unknown cards only the Python cache shows, and a reduced game, whose views
+            # the compiled cache does not build) uses the Python cache
             make = (
                 ViewCache
-                if type(self._deck) is RecordStub
+                if type(self._deck) is RecordStub or self._rc.reduced
                 else getattr(self._core, "ViewCache", ViewCache)
             )
             vc = self._view_cache = make(self)
@@ -679,7 +698,8 @@ class Hand(HandState):
 
     #: Every legal action of the actor (:func:`triple_draw.game.betting.legal_actions`):
     #: while betting a tuple of shared immutable actions - ``fold``, ``check`` or
-    #: ``call``, and ``bet``/``raise`` when allowed; in a draw the 32 discard choices as a
+    #: ``call``, and ``bet``/``raise`` when allowed; in a draw the 32 discard choices (``2
+    #: ** hand_size`` in a reduced game) as a
     #: :class:`~triple_draw.game.actions.DiscardChoices` sequence (item ``m`` throws the
     #: held cards, in ascending id order, at the set bits of ``m``); over: ``[]``.
     legal_actions = _legal_actions
@@ -922,6 +942,9 @@ class Hand(HandState):
                     named = to_record_ids(cards)
                 except CardError as e:
                     raise IllegalActionError(f"bad discard: {e}") from None
+                why = outside_deck(self, named)
+                if why is not None:
+                    raise IllegalActionError(f"seat {s} cannot discard {why}")
                 held = with_named(self, s, held, named)
                 ids, keep = drawing.checked_discard(s, held, named, True)
             else:
@@ -974,10 +997,10 @@ class Hand(HandState):
 
     def show(self, cards: Any = None) -> None:
         """At the showdown of a hand replayed from a record, the actor shows his hand:
-        ``cards`` are his five cards (text, ids or Card objects), needed when any of them
-        is unknown; his known cards must be among them, and a card he shows that was
-        unknown must be one nobody else is known to hold or to have thrown (else
-        :class:`IllegalActionError`, and nothing changes)."""
+        ``cards`` are his five cards (``hand_size`` in a reduced game; text, ids or Card
+        objects), needed when any of them is unknown; his known cards must be among them,
+        and a card he shows that was unknown must be one nobody else is known to hold or
+        to have thrown (else :class:`IllegalActionError`, and nothing changes)."""
         if self._phase != SHOWDOWN:
             raise self._no_showdown("show")
         show_at_showdown(self, cards)
@@ -1048,6 +1071,39 @@ def _forced_bets(
             extra.append((s, v[0], v[1]))
         extra.sort(key=lambda e: (e[0] - bb) % n)  # clockwise from the big blind
     return sb, bb, tuple(extra)
+
+
+def _check_deck_holds(rules: Rules, n: int) -> None:
+    """A reduced game's deck must hold the hands of ``n`` players and one more hand, so
+    that every draw can be served (the real game's 52 cards hold nine)."""
+    size = len(rules.compiled.deck)
+    if (n + 1) * rules.hand_size > size:
+        raise ArgumentError(
+            f"stacks: a deck of {size} cards (deck_ranks={rules.deck_ranks} x deck_suits="
+            f"{rules.deck_suits}) holds {rules.hand_size}-card hands for at most "
+            f"{size // rules.hand_size - 1} players (their hands and one more, so that "
+            f"every draw can be served), got {n}"
+        )
+
+
+def _not_in_deck(rules: Rules, cid: int) -> str:
+    return (
+        f"card {CARD_TEXT[cid]} is not in this game's deck (the lowest {rules.deck_ranks} "
+        f"ranks in {rules.deck_suits} suits)"
+    )
+
+
+def _reduced_deck(core: Any, cards: tuple[int, ...], seed: int | None) -> Any:
+    """A reduced game's seeded deck: ``cards`` in id order, shuffled once by the stream
+    of ``seed`` - as ``Deck(seed)`` is the 52 in id order shuffled once by it."""
+    stacked = getattr(core.Deck, "stacked", None)
+    if stacked is None:
+        raise ArgumentTypeError(
+            "core: its Deck has no stacked(order, seed), which a reduced game's deck needs"
+        )
+    deck = stacked(list(cards), seed)
+    deck.reshuffle(())
+    return deck
 
 
 def _check_record(record: Any, rake: Any, seed: Any, deck: Any, withhold: Any) -> None:

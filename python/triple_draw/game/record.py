@@ -32,7 +32,14 @@ from typing import Any
 from triple_draw.errors import DeckError
 from triple_draw.game.cards import UNKNOWN
 
-__all__ = ["RecordStub", "is_record", "record_discard_choices", "known_place", "with_named"]
+__all__ = [
+    "RecordStub",
+    "is_record",
+    "record_discard_choices",
+    "known_place",
+    "with_named",
+    "outside_deck",
+]
 
 
 class RecordStub:
@@ -145,6 +152,22 @@ def with_named(st: Any, j: int, held: list[int], cards: list[int]) -> list[int]:
             raise IllegalActionError(f"seat {j} cannot hold {CARD_TEXT[c]}: {where}")
         out[out.index(UNKNOWN)] = c
     return out
+
+
+def outside_deck(st: Any, cards: Any) -> str | None:
+    """Why one of ``cards`` (ids, ``None`` or :data:`UNKNOWN` for a card not named) cannot
+    be in a reduced game's hand: it is not in the game's deck (``None``: all may be)."""
+    outside = st._rc.outside
+    if outside:
+        for c in cards:
+            if c in outside:
+                from triple_draw.game.cards import CARD_TEXT
+
+                return (
+                    f"{CARD_TEXT[c]} is not in this game's deck (the lowest "
+                    f"{st.rules.deck_ranks} ranks in {st.rules.deck_suits} suits)"
+                )
+    return None
 
 
 def is_record(st: Any) -> bool:

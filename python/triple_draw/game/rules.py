@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from triple_draw.errors import RulesError
+from triple_draw.errors import ReducedGameError, RulesError
 
 __all__ = [
     "Rules",
@@ -26,6 +27,9 @@ __all__ = [
     "HEADS_UP_UNCAPPED",
     "MAX_CHIPS",
     "MAX_RAISE_CAP",
+    "FAMILY_DEFAULTS",
+    "FAMILY_LIMITS",
+    "real_game_only",
 ]
 
 SHORT_ALL_IN = ("half-bet", "full-raise")
@@ -59,6 +63,10 @@ _INT_FIELDS = (
     "raise_cap",
     "max_players",
     "rake_cap",
+    "deck_ranks",
+    "deck_suits",
+    "hand_size",
+    "draws",
 )
 _BOOL_FIELDS = (
     "big_blind_is_bet",
@@ -74,6 +82,20 @@ RAKE_DEFAULTS: dict[str, Any] = {
     "rake_no_draw_no_drop": True,
     "rake_rounding": "down",
 }
+#: The fields of the reduced games and their defaults (the real game): a document leaves
+#: them out at these values, and so does the ``repr`` (docs/rules.md: *Reduced games*).
+FAMILY_DEFAULTS: dict[str, int] = {"deck_ranks": 13, "deck_suits": 4, "hand_size": 5, "draws": 3}
+#: Their allowed values, ``(lowest, highest)``.
+FAMILY_LIMITS: dict[str, tuple[int, int]] = {
+    "deck_ranks": (2, 13),
+    "deck_suits": (1, 4),
+    "hand_size": (1, 5),
+    "draws": (1, 3),
+}
+#: The fields a document leaves out at their defaults.
+_OMITTED_AT_DEFAULT: dict[str, Any] = {**RAKE_DEFAULTS, **FAMILY_DEFAULTS}
+#: The 52 card ids (rank * 4 + suit): the real game's deck.
+FULL_DECK: tuple[int, ...] = tuple(range(52))
 #: How the rake is rounded to the chip: down (the old incremental schedules: "one chip per
 #: twenty in the pot"), or to the nearest chip with halves to even (PokerStars' "true
 #: percentage" rake)
@@ -84,8 +106,9 @@ RAKE_ROUNDINGS = ("down", "half-even")
 class CompiledRules:
     """The options of a :class:`Rules` as the engine reads them (derived, never given)."""
 
-    #: the betting unit of rounds 1..4 (small, small, big, big)
-    units: tuple[int, int, int, int]
+    #: the betting unit of each round: the small bet in the first half of the rounds, the
+    #: big bet in the second (small, small, big, big in the real game's four)
+    units: tuple[int, ...]
     #: full bets and raises allowed per round (``raise_cap + 1``)
     max_full_bets: int
     #: an all-in raise of at least half a unit counts as a full raise ("half-bet")
@@ -115,6 +138,23 @@ class CompiledRules:
     #: the cap is also lifted when a fold leaves two players before it is reached
     #: (``heads_up_uncapped="action"``)
     uncap_when_heads_up: bool = False
+    #: -- the reduced games (docs/rules.md: *Reduced games*); the defaults are the real game's
+    #: a reduced game: any of ``deck_ranks``, ``deck_suits``, ``hand_size``, ``draws`` changed
+    reduced: bool = False
+    #: the ids of the deck's cards, ascending (all 52 in the real game)
+    deck: tuple[int, ...] = FULL_DECK
+    #: the ids of the 52 that the deck does not hold (none in the real game): outside play
+    outside: tuple[int, ...] = ()
+    #: the cards each player holds
+    hand_size: int = 5
+    #: the index of the last betting round (``draws``: 3 in the real game)
+    last_round: int = 3
+    #: the deal of the real game: the 52 cards and five to each player (``Hand``'s fast path)
+    standard_deal: bool = True
+    #: a hand's rank and its evaluation (rank, category, name) when the game's hands are of
+    #: fewer than five cards (``short_hands.py``); ``None``: the core's five-card evaluator
+    rank: Callable[[Sequence[int]], int] | None = None
+    evaluate: Callable[[Sequence[int]], Any] | None = None
 
 
 def _check_int(name: str, value: object) -> int:
@@ -168,10 +208,34 @@ class Rules:
         rake_rounding: ``"down"`` (to the chip below) or ``"half-even"`` (to the
             nearest chip, halves to the even one).
 
+    The reduced games (docs/rules.md: *Reduced games*): smaller games of the same
+    structure, down to one small enough to solve exactly; the defaults are the real game,
+    and a document or ``repr`` leaves these fields out at their defaults.
+
+        deck_ranks: the deck holds the lowest ``deck_ranks`` ranks, deuce upward (2..13;
+            13: deuce to ace).
+        deck_suits: ... of the first ``deck_suits`` suits in the order clubs, diamonds,
+            hearts, spades (1..4). Card ids stay those of the 52-card deck.
+        hand_size: the cards each player holds (1..5); a draw discards 0..``hand_size``
+            of them. Hands of fewer than five cards rank by their pairing only
+            (``short_hands.py``).
+        draws: the draws (1..3); the hand has ``draws + 1`` betting rounds, the first
+            half of them at the small bet and the rest at the big bet (two rounds:
+            small, big; three: small, small, big).
+
+    The deck must hold three hands of ``hand_size`` cards (two players and their
+    draws); a hand of ``n`` players needs ``(n + 1) * hand_size`` cards (``Hand``
+    refuses more players). The bots, :func:`~triple_draw.simulate`, the environments,
+    PHH and site histories and the table server play the real game only: they refuse a
+    reduced game (:class:`~triple_draw.errors.ReducedGameError`).
+
     >>> Rules().raise_cap, Rules().reshuffle
     (3, 'served-discards')
     >>> Rules.online(10).reshuffle
     'pokerstars'
+    >>> tiny = Rules(deck_ranks=3, deck_suits=2, hand_size=1, draws=1, raise_cap=1)
+    >>> len(tiny.compiled.deck), tiny.compiled.units
+    (6, (2, 4))
     """
 
     small_blind: int = 1
@@ -192,6 +256,10 @@ class Rules:
     rake_cap: int = 0
     rake_no_draw_no_drop: bool = True
     rake_rounding: str = "down"
+    deck_ranks: int = 13
+    deck_suits: int = 4
+    hand_size: int = 5
+    draws: int = 3
     #: the options as the engine reads them (derived from the fields above)
     compiled: CompiledRules = field(init=False, repr=False, compare=False, hash=False)
 
@@ -250,14 +318,29 @@ class Rules:
                 f"Rules.max_players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, "
                 f"got {self.max_players}"
             )
+        for name, (low, high) in FAMILY_LIMITS.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise RulesError(f"Rules.{name} must be {low}..{high}, got {value}")
+        size = self.deck_ranks * self.deck_suits
+        if size < 3 * self.hand_size:
+            raise RulesError(
+                f"Rules.hand_size: a deck of {size} cards (deck_ranks={self.deck_ranks} x "
+                f"deck_suits={self.deck_suits}) cannot hold {self.hand_size} cards for two "
+                f"players and their draws: it needs at least {3 * self.hand_size} "
+                "(three hands' worth)"
+            )
         half = self.short_all_in == "half-bet"
         # Does the big blind count as the round-1 bet? Only if it would as an opening
         # all-in bet of that size (always, when big_blind == small_bet).
         bb_full = (
             (2 * self.big_blind >= self.small_bet) if half else (self.big_blind >= self.small_bet)
         )
+        rounds = self.draws + 1
+        big_from = (rounds + 1) // 2  # round r uses the big bet when r >= ceil(rounds / 2)
+        family = _family(self)
         compiled = CompiledRules(
-            units=(self.small_bet, self.small_bet, self.big_bet, self.big_bet),
+            units=tuple(self.small_bet if r < big_from else self.big_bet for r in range(rounds)),
             max_full_bets=self.raise_cap + 1,
             half_bet_reopens=half,
             immediate_draw=self.draw_procedure == "immediate",
@@ -273,8 +356,36 @@ class Rules:
             rake_no_draw_no_drop=self.rake_no_draw_no_drop,
             rake_half_even=self.rake_rounding == "half-even",
             uncap_when_heads_up=self.heads_up_uncapped == "action",
+            **family,
         )
         object.__setattr__(self, "compiled", compiled)
+
+    def __repr__(self) -> str:
+        # the dataclass's repr, leaving out the fields of the reduced games at their
+        # defaults: the real game's repr is the one it always had
+        parts = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)
+            if f.repr and FAMILY_DEFAULTS.get(f.name, _NO_DEFAULT) != getattr(self, f.name)
+        ]
+        return f"{type(self).__qualname__}({', '.join(parts)})"
+
+    def __hash__(self) -> int:
+        # the dataclass's hash of the compared fields, leaving out the fields of the
+        # reduced games at their defaults: the real game's rules hash as they always did
+        return hash(
+            tuple(
+                getattr(self, f.name)
+                for f in dataclasses.fields(self)
+                if f.compare and FAMILY_DEFAULTS.get(f.name, _NO_DEFAULT) != getattr(self, f.name)
+            )
+        )
+
+    @property
+    def reduced(self) -> bool:
+        """Whether these are the rules of a reduced game (a smaller deck, fewer cards in
+        hand or fewer draws than the real game: docs/rules.md, *Reduced games*)."""
+        return self.compiled.reduced
 
     # -- presets -----------------------------------------------------------------------
 
@@ -340,11 +451,12 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as plain JSON-ready data (the rake fields only when they differ from
-        "no rake", so a game without rake has the document it always had)."""
+        "no rake", and the fields of the reduced games only when they differ from the real
+        game, so a game without rake has the document it always had)."""
         return {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
-            if f.init and RAKE_DEFAULTS.get(f.name, _NO_DEFAULT) != getattr(self, f.name)
+            if f.init and _OMITTED_AT_DEFAULT.get(f.name, _NO_DEFAULT) != getattr(self, f.name)
         }
 
     @classmethod
@@ -397,3 +509,41 @@ def _rake_text(value: str | int | Decimal) -> str:
 
 def _rules_from_kwargs(kwargs: dict[str, Any]) -> Rules:
     return Rules(**kwargs)
+
+
+def _family(rules: Rules) -> dict[str, Any]:
+    """The :class:`CompiledRules` fields of a reduced game (none for the real game)."""
+    if all(getattr(rules, k) == v for k, v in FAMILY_DEFAULTS.items()):
+        return {}
+    deck = tuple(
+        c for c in FULL_DECK if c >> 2 < rules.deck_ranks and c & 3 < rules.deck_suits
+    )
+    out: dict[str, Any] = {
+        "reduced": True,
+        "deck": deck,
+        "outside": tuple(c for c in FULL_DECK if c not in deck),
+        "hand_size": rules.hand_size,
+        "last_round": rules.draws,
+        "standard_deal": len(deck) == 52 and rules.hand_size == 5,
+    }
+    if rules.hand_size < 5:
+        from triple_draw.game.short_hands import evaluator, ranker
+
+        out["rank"] = ranker(rules.hand_size)
+        out["evaluate"] = evaluator(rules.hand_size)
+    return out
+
+
+def real_game_only(rules: Rules, component: str) -> None:
+    """Refuse the rules of a reduced game for ``component``, which plays the real game
+    only (:class:`~triple_draw.errors.ReducedGameError` naming it and the game)."""
+    if rules.compiled.reduced:
+        changed = ", ".join(
+            f"{k}={getattr(rules, k)}"
+            for k, v in FAMILY_DEFAULTS.items()
+            if getattr(rules, k) != v
+        )
+        raise ReducedGameError(
+            f"{component} is for the real game only (52 cards, five in hand, three draws), "
+            f"not a reduced game ({changed}); a reduced game is played with Hand"
+        )

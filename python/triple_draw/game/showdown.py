@@ -16,7 +16,7 @@ from triple_draw.errors import CardError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT, UNKNOWN, to_ids
 from triple_draw.game import events as ev
 from triple_draw.game.phase import BET, CLOCKWISE, DONE, OVER, SHOWDOWN
-from triple_draw.game.record import RecordStub, known_place
+from triple_draw.game.record import RecordStub, known_place, outside_deck
 from triple_draw.game.pots import make_pots, split_pot
 from triple_draw.game.result import HandResult, Pot, ShowdownEntry
 from triple_draw.game.state import HandState, PotRecord
@@ -86,7 +86,7 @@ def finish(st: HandState) -> None:
         st._showdown = []
         _next_to_show(st)
         return
-    rank_ids = st._core.rank_ids
+    rank_ids = st._rc.rank or st._core.rank_ids  # (a reduced game's hands of < 5 cards)
     hands = st._hands
     ranks = [0] * n
     for j in order:
@@ -185,7 +185,7 @@ def _next_to_show(st: HandState) -> None:
         return
     st._actor = None
     st._phase = OVER
-    rank_ids = st._core.rank_ids
+    rank_ids = st._rc.rank or st._core.rank_ids
     ranks = [0] * st._n
     for j, shown in st._showdown or ():
         if shown:
@@ -210,8 +210,13 @@ def show_at_showdown(st: HandState, cards: Any) -> None:
             ids = to_ids(cards)
         except CardError as e:
             raise IllegalActionError(f"seat {j} shows bad cards: {e}") from None
-        if len(ids) != 5 or len(set(ids)) != 5:
-            raise IllegalActionError(f"seat {j} must show five different cards, got {len(ids)}")
+        k = st._rc.hand_size
+        if len(ids) != k or len(set(ids)) != k:
+            what = "one card" if k == 1 else f"{_COUNT[k]} different cards"
+            raise IllegalActionError(f"seat {j} must show {what}, got {len(ids)}")
+        why = outside_deck(st, ids)
+        if why is not None:
+            raise IllegalActionError(f"seat {j} cannot show {why}")
         known = [c for c in held if c != UNKNOWN]
         missing = [c for c in known if c not in ids]
         if missing:
@@ -261,6 +266,9 @@ def muck_at_showdown(st: HandState) -> None:
     _next_to_show(st)
 
 
+_COUNT = ("no", "one", "two", "three", "four", "five")
+
+
 def _text(ids: Any) -> str:
     return " ".join(CARD_TEXT[c] for c in ids)
 
@@ -271,7 +279,7 @@ def hand_result(st: HandState) -> HandResult | None:
         return None
     r = st._result
     if r is None:
-        evaluate = st._core.evaluate
+        evaluate = st._rc.evaluate or st._core.evaluate  # (hands of < 5 cards: short_hands)
         entries = []
         for j, shown in st._showdown or ():
             if shown:

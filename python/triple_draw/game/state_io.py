@@ -310,7 +310,8 @@ def _missing_candidates(
     rules: Rules,
 ) -> list[frozenset[int]]:
     """The sets of cards the starting deck may have lacked (a stacked deck given to the
-    constructor: they are out of play from the start), most likely first.
+    constructor: they are out of play from the start), most likely first (of the game's
+    deck: a reduced game's cards outside it are in no deck).
 
     Before any reshuffle they are exactly the cards out of play that nobody ever held. A
     reshuffle gathers them into the new stub; the starting stub's size is then known
@@ -329,7 +330,7 @@ def _missing_candidates(
             before.update(e[3])
     nd = next((e[3] for e in events[r_at:] if e[0] == ev.DRAW and e[3] is not None), ())
     held = set(_ids(d["withheld"] or []))
-    rest = [c for c in range(52) if c not in before and c not in held]
+    rest = [c for c in rules.compiled.deck if c not in before and c not in held]
     others = [c for c in rest if c not in nd]
     shapes: list[tuple[Sequence[int], Sequence[int]]]
     if rules.reshuffle == "pokerstars":
@@ -375,7 +376,7 @@ def _replay(
             {
                 "key": deck_doc["key"],
                 "word_pos": deck_doc["word_pos"],
-                "stub": [c for c in range(52) if c not in missing],
+                "stub": [c for c in rules.compiled.deck if c not in missing],
             }
         )
     except DeckError as e:
@@ -618,12 +619,14 @@ def _short(v: Any) -> str:
 def card_partition(st: HandState) -> dict[str, list[int]]:
     """Where all 52 cards are: ``hands`` (seats still in), ``stub`` (the deck, then any
     withheld cards of a replay), ``out_of_play`` (folded hands, discards, declared
-    discards awaiting replacement). Given cards reserved for a declared player stay where
-    they are until dealt. The three lists always partition ``range(52)``."""
+    discards awaiting replacement), ``outside`` (the cards a reduced game's deck does
+    not hold, ascending; none in the real game). Given cards reserved for a declared
+    player stay where they are until dealt. The four lists always partition
+    ``range(52)``."""
     hands = [c for s in range(st._n) if st._live[s] for c in st._hands[s]]
     out = list(st._out)
     for _j, t in st._declared:
         out.extend(t)
     stub = list(st._deck.stub_ids())
     stub.extend(st._withheld or ())
-    return {"hands": hands, "stub": stub, "out_of_play": out}
+    return {"hands": hands, "stub": stub, "out_of_play": out, "outside": list(st._rc.outside)}

@@ -116,6 +116,11 @@ _OWN = frozenset((ev.DISCARD, ev.DRAW))
 _STAKES = ("small_blind", "big_blind", "small_bet", "big_bet", "ante")
 _NO_ACTIONS = FrozenList()
 _DISCARD_ACTIONS = FrozenList((FrozenDict({"kind": "discard", "max_cards": 5}),))
+#: by the hand size (a reduced game's: 1..5)
+_DISCARD_BY_SIZE = tuple(
+    _DISCARD_ACTIONS if k == 5 else FrozenList((FrozenDict({"kind": "discard", "max_cards": k}),))
+    for k in range(6)
+)
 #: a record's showdown (``Hand.show``, ``Hand.muck``)
 _SHOWDOWN_ACTIONS = FrozenList((FrozenDict({"kind": "show"}), FrozenDict({"kind": "muck"})))
 #: the history entries of the log entries without cards, shared (bounded)
@@ -353,7 +358,7 @@ def build_view(h: HandState, vc: ViewCache, seat: int) -> FrozenDict:
     elif phase == SHOWDOWN:
         legal = _SHOWDOWN_ACTIONS
     else:
-        legal = _DISCARD_ACTIONS
+        legal = _DISCARD_BY_SIZE[h._rc.hand_size]
     v = vc.views[seat] = FrozenDict(
         {
             "schema_version": VIEW_VERSION,

@@ -30,7 +30,7 @@ from typing import Any
 
 from triple_draw.errors import ArgumentTypeError, HistoryError, TripleDrawError
 from triple_draw.game.hand import Hand
-from triple_draw.game.rules import Rules
+from triple_draw.game.rules import Rules, real_game_only
 from triple_draw.histories import fulltilt, pokerstars, winamax
 from triple_draw.histories._record import RecordError, SiteRecord
 from triple_draw.histories._text import is_text as _is_text
@@ -194,6 +194,7 @@ def load(source: Any, *, rules: Rules | None = None) -> Imported:
     ``rules``: replay under these rules' options (raise cap, draw procedure, reshuffle,
     ...) instead of the site's, with the stakes of each record - for histories written by
     :func:`dumps` from hands of other rules, which a site's text cannot name."""
+    options = _options(rules)
     text, name = read_source(source)
     out = Imported(source=name)
     hands, refused, skipped = out.hands, out.refused, out.skipped
@@ -205,7 +206,7 @@ def load(source: Any, *, rules: Rules | None = None) -> Imported:
     if paused:
         gc.disable()
     try:
-        for item in _iter(split_hands(text), name, _options(rules)):
+        for item in _iter(split_hands(text), name, options):
             kind = type(item)
             if kind is SiteHand:
                 hands.append(item)  # type: ignore[arg-type]
@@ -235,6 +236,8 @@ def iter_load(source: Any, *, rules: Rules | None = None) -> Iterator[SiteHand |
 def _options(rules: Any) -> Rules | None:
     if rules is not None and type(rules) is not Rules:
         raise ArgumentTypeError(f"rules must be a Rules or None, got {type(rules).__name__}")
+    if rules is not None:
+        real_game_only(rules, "site histories")
     return rules
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from triple_draw.errors import ArgumentError, ArgumentTypeError
 from triple_draw.game import events as ev
 from triple_draw.game.hand import Hand
+from triple_draw.game.rules import real_game_only
 
 __all__ = ["dumps", "describe"]
 
@@ -124,6 +125,7 @@ def dumps(
         raise ArgumentTypeError(f"dumps expects a Hand, got {type(hand).__name__}")
     if site != "pokerstars":
         raise ArgumentError(f"histories.dumps writes site='pokerstars' only, got {site!r}")
+    real_game_only(hand.rules, "site histories")
     if not hand.is_over:
         raise ArgumentError("only a finished hand can be written as a PokerStars hand history")
     n = hand.n_players

@@ -15,7 +15,7 @@ from typing import Any
 from triple_draw.errors import HistoryError, RulesError
 from triple_draw.game import core as _coremod
 from triple_draw.game.hand import Hand
-from triple_draw.game.rules import Rules
+from triple_draw.game.rules import Rules, real_game_only
 from triple_draw.phh.actions import parse_actions
 from triple_draw.phh.base import (
     FOREIGN,
@@ -239,6 +239,7 @@ def _rules_for(data: dict[str, Any], n: int, rules: Rules | None) -> Rules:
     else:
         if type(rules) is not Rules:
             raise HistoryError(f"rules must be a Rules, got {type(rules).__name__}")
+        real_game_only(rules, "PHH")
         base = rules
     if n > base.max_players:
         stakes["max_players"] = n

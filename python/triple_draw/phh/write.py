@@ -11,6 +11,7 @@ import tomli_w
 
 from triple_draw.errors import ArgumentError
 from triple_draw.game.hand import Hand
+from triple_draw.game.rules import real_game_only
 from triple_draw.phh.base import (
     FORCED_FIELD,
     GENERATED,
@@ -92,6 +93,7 @@ def iter_actions(hand: Hand) -> Iterator[str]:
 def _document(hand: Hand, viewer: Any, fields: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(hand, Hand):
         raise ArgumentError(f"dumps expects a Hand, got {type(hand).__name__}")
+    real_game_only(hand.rules, "PHH")
     n = hand.n_players
     if viewer is not None and (type(viewer) is not int or not 0 <= viewer < n):
         raise ArgumentError(f"viewer must be a seat 0..{n - 1} or None, got {viewer!r}")

@@ -20,6 +20,7 @@ from triple_draw import Card, histories, phh
 from triple_draw.errors import IllegalActionError
 from triple_draw.game import Action, Hand, Rules, Table
 from triple_draw.game.actions import ACTION_KINDS
+from triple_draw.game.rules import real_game_only
 
 __all__ = [
     "action_from_message",
@@ -42,7 +43,8 @@ __all__ = [
 
 def new_table(rules: Rules, new_players: str = "wait", missed_blinds: str = "post") -> Table:
     """An empty table with the dead button; the deck of each hand is shuffled from OS
-    entropy."""
+    entropy (the real game only: a reduced game's rules are refused)."""
+    real_game_only(rules, "the table server")
     return Table(
         rules,
         [None] * rules.max_players,
