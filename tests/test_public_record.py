@@ -58,6 +58,9 @@ RULES = [
     Rules(draw_procedure="immediate", burn_cards=True),
     Rules(draw_procedure="declare-then-deal", reshuffle="pokerkit"),
     Rules(reshuffle="pokerstars", max_players=8),
+    # reduced games (docs/rules.md *Reduced games*): fewer cards in hand, fewer draws
+    Rules(deck_ranks=3, deck_suits=2, hand_size=1, draws=1, raise_cap=1, max_players=2),
+    Rules(deck_ranks=6, deck_suits=2, hand_size=3, draws=2, reshuffle="pokerstars", max_players=3),
 ]
 
 
