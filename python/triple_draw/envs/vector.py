@@ -138,7 +138,8 @@ from triple_draw.game.actions import Action
 from triple_draw.game.core import resolve_core
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_PLAYERS, Rules
-from triple_draw.simulation import _bot_label, table_rules
+from triple_draw.game.betting import round_action
+from triple_draw.simulation import _bot_label, _folded_of, table_rules
 
 __all__ = ["ClosedEnvError", "TripleDrawVectorEnv", "hand_seed"]
 
@@ -189,7 +190,8 @@ def _encode_batch(
     m: int,
 ) -> np.ndarray:
     """Encode ``m`` hands from their rows of ints (``[seat, actor, phase, street, level,
-    raises, button, 5 cards (or -1), stacks, bets, committed, folded]``), the seat's
+    raises, button, 5 cards (or -1), stacks, bets, committed, live]``: live is the hand's
+    ``_live``, 1 for a seat not folded), the seat's
     discards ``(m, 52)`` and every seat's draws ``(m, n, 3)`` (-1: not drawn)."""
     out = np.zeros((m, size), dtype=np.float32)
     r = np.arange(m)
@@ -213,7 +215,7 @@ def _encode_batch(
     stacks = t[:, p : p + n]
     bets = t[:, p + n : p + 2 * n]
     committed = t[:, p + 2 * n : p + 3 * n]
-    folded = t[:, p + 3 * n : p + 4 * n].astype(bool)
+    folded = t[:, p + 3 * n : p + 4 * n] == 0
     level = t[:, 4]
     out[:, OBS_CHIPS] = np.minimum(1.0, committed.sum(axis=1) * scale)
     out[:, OBS_CHIPS + 1] = np.minimum(1.0, level * scale)
@@ -376,10 +378,6 @@ class TripleDrawVectorEnv(VectorEnv):
                     spec = _native_bot(b, compiled)
                     if spec != ("python",):
                         self._native[(learner + k + 1) % num_players] = spec
-        #: per slot, the public record a bot's Observation needs: each seat's draws, and
-        #: [in_draw, street, bets and raises, voluntary] of the current round
-        self._draws_l: list[list[tuple[int, ...]]] = [[] for _ in range(num_envs)]
-        self._round: list[list[Any]] = [[None, -1, 0, False] for _ in range(num_envs)]
         #: the fields of the Observation _bot_obs builds (bots.F_*), and the bets of a draw
         self._obs_fields = observation_fields()
         self._zeros = (0,) * num_players
@@ -416,8 +414,7 @@ class TripleDrawVectorEnv(VectorEnv):
         #: the seed of each slot's stream (``reset(seed=s)`` gives every slot ``s``)
         self._slot_seeds: list[int] = []
         self._last_seat = [0] * num_envs
-        #: per slot: which seats folded (the env applies every action) and the button
-        self._folded: list[list[bool]] = [[] for _ in range(num_envs)]
+        #: per slot: the button
         self._button = [0] * num_envs
         self._seat = np.zeros(num_envs, dtype=np.int64)
         self._actor = np.zeros(num_envs, dtype=np.int64)
@@ -479,9 +476,6 @@ class TripleDrawVectorEnv(VectorEnv):
         button = fixed if fixed is not None else key % self.num_players
         self.hands[i] = Hand(self.rules, self.stacks, button, key, core=self._core)
         self._ndraws[i] = [0] * self.num_players
-        self._folded[i] = [False] * self.num_players
-        self._draws_l[i] = [()] * self.num_players
-        self._round[i] = [None, -1, 0, False]
         self._button[i] = button
         self._done[i] = False
 
@@ -619,7 +613,6 @@ class TripleDrawVectorEnv(VectorEnv):
         w_count: list[int] = []
         nets: list[tuple[int, ...]] = []
         ndraws = self._ndraws
-        folded_of = self._folded
         last_seat = self._last_seat
         episode = self._episode
         start = self.stacks
@@ -653,7 +646,6 @@ class TripleDrawVectorEnv(VectorEnv):
                 h.bet_or_raise()
             else:
                 h.fold()
-                folded_of[i][s] = True
             if h.actor is None:
                 last_seat[i] = s
                 done[i] = True
@@ -756,7 +748,6 @@ class TripleDrawVectorEnv(VectorEnv):
             s = h._actor
             if s is None or s == learner:
                 return
-            self._new_round(i, h)
             code, cards = self._bot_turn(i, h, s)
             self._record(i, s, code, cards)
 
@@ -785,8 +776,7 @@ class TripleDrawVectorEnv(VectorEnv):
             if draws is None:
                 obs = self._bot_obs(i, h, s)
             else:
-                folded = tuple([not v for v in h._live])
-                obs = self._observation(h, s, folded, draws, round_bets, voluntary)
+                obs = self._observation(h, s, _folded_of(h._live), draws, round_bets, voluntary)
             choose = self._chooses[i][s]
             if choose is not None:
                 code, cards = choose(obs)
@@ -821,22 +811,11 @@ class TripleDrawVectorEnv(VectorEnv):
             ) from None
         return code, act.cards or ()
 
-    def _new_round(self, i: int, h: Hand) -> None:
-        """Before an action in slot ``i``: a new betting round (or draw) restarts the
-        round's count of bets and raises."""
-        r = self._round[i]
-        in_draw = h._in_draw
-        street = h._street
-        if in_draw != r[0] or street != r[1]:
-            r[0] = in_draw
-            r[1] = street
-            if not in_draw:
-                r[2] = 0
-                r[3] = False
-
     def _record(self, i: int, s: int, code: int, cards: Sequence[int]) -> None:
-        """Note seat ``s``'s action in slot ``i``: ``code`` a decision code
-        (:class:`~triple_draw.bots.Decision`), ``cards`` those of a discard."""
+        """Note seat ``s``'s action in slot ``i`` in the observation arrays: ``code`` a
+        decision code (:class:`~triple_draw.bots.Decision`), ``cards`` those of a discard
+        (what the public record does not hold: the seat's own discards, and the draws in
+        the arrays' layout)."""
         if code == DISCARD:
             k = len(cards)
             if k:
@@ -844,23 +823,13 @@ class TripleDrawVectorEnv(VectorEnv):
             d = self._ndraws[i]
             self._draw_arr[i, s, d[s]] = k
             d[s] += 1
-            dl = self._draws_l[i]
-            dl[s] = (*dl[s], k)
-        elif code == FOLD:
-            self._folded[i][s] = True
-        elif code == BET_OR_RAISE:
-            r = self._round[i]
-            r[2] += 1
-            r[3] = True
-        elif code == CALL:
-            self._round[i][3] = True
 
     def _bot_obs(self, i: int, h: Hand, s: int) -> Observation:
-        """The :class:`Observation` of seat ``s`` (to act) in slot ``i`` from the Python
-        loop's record: what ``Observation.from_view(h.view(s))`` gives (the tests compare
-        them)."""
-        r = self._round[i]
-        return self._observation(h, s, tuple(self._folded[i]), tuple(self._draws_l[i]), r[2], r[3])
+        """The :class:`Observation` of seat ``s`` (to act) in slot ``i`` from the hand's
+        public record (``_live``, ``_draws``, :func:`~triple_draw.game.betting.round_action`):
+        what ``Observation.from_view(h.view(s))`` gives (the tests compare them)."""
+        bets, voluntary = round_action(h)
+        return self._observation(h, s, _folded_of(h._live), tuple(h._draws), bets, voluntary)
 
     def _observation(
         self,
@@ -932,7 +901,6 @@ class TripleDrawVectorEnv(VectorEnv):
                 continue
             h = hands[i]
             a = acts[i]
-            self._new_round(i, h)
             if a >= DISCARD_OFFSET:
                 held = sorted(h.hole_ids(learner))
                 cards = [held[k] for k in _MASK_BITS[a - DISCARD_OFFSET]]
@@ -1062,7 +1030,6 @@ class TripleDrawVectorEnv(VectorEnv):
         table: list[list[int]] = []
         zeros = (0,) * n
         append = table.append
-        folded_of = self._folded
         button_of = self._button
         for i in rows:
             h = hands[i]
@@ -1074,18 +1041,18 @@ class TripleDrawVectorEnv(VectorEnv):
             else:
                 s = last_seat[i] = a
                 code = 2 if h.in_draw else 1 if h.can_bet_or_raise() else 0
-            folded = folded_of[i]
-            held = sorted(h.hole_ids(s)) if not folded[s] else _NO_CARDS
+            live = h._live  # the public record's folds, as they are (see _encode_batch)
+            held = sorted(h.hole_ids(s)) if live[s] else _NO_CARDS
             if code < 2:
                 append(
                     [s, a, 0, h.street, h.bet_level, h.raises, button_of[i], *held,
-                     *h.stacks, *h.bets, *h.committed, *folded, code]
+                     *h.stacks, *h.bets, *h.committed, *live, code]
                 )  # fmt: skip
             else:
                 ph = 1 if code == 2 else 2
                 append(
                     [s, a, ph, h.street, 0, 0, button_of[i], *held,
-                     *h.stacks, *zeros, *h.committed, *folded, code]
+                     *h.stacks, *zeros, *h.committed, *live, code]
                 )  # fmt: skip
         t = np.array(table, dtype=np.int64)
         m = len(rows)
