@@ -310,7 +310,38 @@ pub struct Spot<'a> {
     pub button: usize,
 }
 
-impl Spot<'_> {
+impl<'a> Spot<'a> {
+    /// A spot with its betting fields empty (nothing to call, no raise, no stacks): all a
+    /// draw needs; a betting decision sets the rest.
+    pub fn new(
+        me: usize,
+        n: usize,
+        hole: [u8; 5],
+        draw: bool,
+        street: u8,
+        folded: &'a [bool],
+        last_drawn: &'a [Option<u8>],
+    ) -> Spot<'a> {
+        Spot {
+            me,
+            n,
+            hole,
+            draw,
+            street,
+            folded,
+            last_drawn,
+            to_call: 0,
+            pot: 0,
+            can_raise: false,
+            round_bets: 0,
+            voluntary: false,
+            big_blind: 0,
+            small_blind: None,
+            stacks: &[],
+            button: 0,
+        }
+    }
+
     /// Whether [`Heuristic::choose`] reads [`Spot::stacks`].
     pub fn reads_stacks(&self) -> bool {
         !self.draw && self.can_raise && self.street == 0

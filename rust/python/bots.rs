@@ -188,24 +188,7 @@ fn bots_heuristic<'py>(
             }
         }
     }
-    let mut spot = Spot {
-        me,
-        n,
-        hole,
-        draw,
-        street,
-        folded: &folded[..n],
-        last_drawn: &last_drawn[..n],
-        to_call: 0,
-        pot: 0,
-        can_raise: false,
-        round_bets: 0,
-        voluntary: false,
-        big_blind: 0,
-        small_blind: None,
-        stacks: &[],
-        button: 0,
-    };
+    let mut spot = Spot::new(me, n, hole, draw, street, &folded[..n], &last_drawn[..n]);
     if draw {
         return match h.choose(&spot, 0.0) {
             Choice::Discard(mask) => Ok((DISCARD_CODE, thrown(py, &hole, mask)?)),

@@ -499,24 +499,8 @@ impl VectorLearner {
                             folded[j] = !live[j];
                         }
                         let last = self.slots[i].last_drawn(n);
-                        let spot = Spot {
-                            me: s,
-                            n,
-                            hole,
-                            draw: true,
-                            street: street as u8,
-                            folded: &folded[..n],
-                            last_drawn: &last[..n],
-                            to_call: 0,
-                            pot: 0,
-                            can_raise: false,
-                            round_bets: 0,
-                            voluntary: false,
-                            big_blind: 0,
-                            small_blind: None,
-                            stacks: &[],
-                            button: 0,
-                        };
+                        let spot =
+                            Spot::new(s, n, hole, true, street as u8, &folded[..n], &last[..n]);
                         match heur.choose(&spot, 0.0) {
                             Choice::Discard(m) => m,
                             Choice::Bet(_) => unreachable!("a draw is a discard"),
@@ -556,13 +540,6 @@ impl VectorLearner {
                         let slot = &self.slots[i];
                         let last = slot.last_drawn(n);
                         let spot = Spot {
-                            me: s,
-                            n,
-                            hole,
-                            draw: false,
-                            street: street as u8,
-                            folded: &folded[..n],
-                            last_drawn: &last[..n],
                             to_call,
                             pot: total[..n].iter().sum(),
                             can_raise,
@@ -576,6 +553,7 @@ impl VectorLearner {
                             },
                             stacks: &stacks[..n],
                             button: slot.button,
+                            ..Spot::new(s, n, hole, false, street as u8, &folded[..n], &last[..n])
                         };
                         let rng = &mut self.slots[i].rngs[self.rng_index[s]];
                         let r = rng.random();
