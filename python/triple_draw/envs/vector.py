@@ -298,6 +298,20 @@ def _native_bot(bot: Any, compiled: Any) -> tuple[Any, ...]:
     return ("python",)
 
 
+def _perform(h: Hand, code: int, cards: Sequence[int] | None) -> None:
+    """Play a bot's decision ``code`` (:class:`~triple_draw.bots.Decision`; ``cards`` the
+    discards of a draw) through the engine's own calls: a decision a bundled bot made,
+    which needs no checks of its fields."""
+    if code == DISCARD:
+        h.discard(cards or ())
+    elif code == FOLD:
+        h.fold()
+    elif code == BET_OR_RAISE:
+        h.bet_or_raise()
+    else:
+        h.check_or_call()
+
+
 class TripleDrawVectorEnv(VectorEnv):
     """``TripleDrawVectorEnv(num_envs=64, num_players=2, stacks=100, rules=None,
     button=None, reward_scale=1.0, autoreset_mode="next_step", core=None, learner=None,
@@ -780,14 +794,7 @@ class TripleDrawVectorEnv(VectorEnv):
             choose = self._chooses[i][s]
             if choose is not None:
                 code, cards = choose(obs)
-                if code == DISCARD:
-                    h.discard(cards)
-                elif code == FOLD:
-                    h.fold()
-                elif code == BET_OR_RAISE:
-                    h.bet_or_raise()
-                else:
-                    h.check_or_call()
+                _perform(h, code, cards)
                 return code, cards
             act = decide(obs)
             if type(act) is not Action:
@@ -795,14 +802,7 @@ class TripleDrawVectorEnv(VectorEnv):
         code = _KIND_CODE[act.kind]
         try:
             if self._trusted[s]:
-                if code == DISCARD:
-                    h.discard(act.cards)
-                elif code == FOLD:
-                    h.fold()
-                elif code == BET_OR_RAISE:
-                    h.bet_or_raise()
-                else:
-                    h.check_or_call()
+                _perform(h, code, act.cards)
             else:
                 h.apply(act)
         except IllegalActionError as e:
