@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 import pyspiel
-from open_spiel.python import policy as pypolicy
+from open_spiel.python.algorithms import exploitability as pyexploitability
 from open_spiel.python.algorithms import external_sampling_mccfr
 
 import triple_draw.envs.openspiel as tdo
@@ -59,7 +59,7 @@ def checkpoints(n: int) -> list[int]:
 
 
 def run(
-    name: str, step: Any, average: Any, game: Any, n: int
+    name: str, step: Any, average: Any, game: Any, n: int, evaluate: Any = None
 ) -> list[tuple[int, float, float]]:
     """Iterate ``step`` ``n`` times; at each checkpoint the exploitability (chips) of
     ``average()`` and the seconds spent solving so far."""
@@ -72,7 +72,7 @@ def run(
             step()
             done += 1
         spent += time.perf_counter() - t
-        e = pyspiel.exploitability(game, average())
+        e = (evaluate or pyspiel.exploitability)(game, average())
         rows.append((it, spent, e))
         print(f"{name:>8} {it:>7} {spent:>8.1f} s {e:>10.5f} chips {e / 2:>9.5f} bb", flush=True)
     return rows
@@ -123,10 +123,10 @@ def main() -> None:
     )
     es = external_sampling_mccfr.ExternalSamplingSolver(game)
 
-    def es_average() -> Any:
-        return pypolicy.python_policy_to_pyspiel_policy(es.average_policy())
-
-    results["ES-MCCFR"] = run("ES-MCCFR", es.iteration, es_average, game, args.mccfr_iterations)
+    results["ES-MCCFR"] = run(
+        "ES-MCCFR", es.iteration, es.average_policy, game, args.mccfr_iterations,
+        pyexploitability.exploitability,
+    )
 
     import matplotlib
 
