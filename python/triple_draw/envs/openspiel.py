@@ -21,12 +21,23 @@ nodes and its decisions into OpenSpiel actions.
   the stakes and options of :class:`~triple_draw.game.rules.Rules` under their own names
   (``small_blind``, ``big_blind``, ``small_bet``, ``big_bet``, ``ante``, ``raise_cap``,
   ``big_blind_is_bet``, ``heads_up_uncapped``, ``short_all_in``, ``draw_procedure``,
-  ``reshuffle``, ``muck_beaten_hands``) and one reduction, ``num_draws``.
-- **Reduction** ``num_draws`` (1..3, default 3 = the real game): a smaller game for
+  ``reshuffle``, ``muck_beaten_hands``), the rules of the reduced games (``deck_ranks``,
+  ``deck_suits``, ``hand_size``, ``draws``: docs/rules.md, *Reduced games*), the
+  ``variant`` naming a member of that family, and one reduction, ``num_draws``.
+- **Variants** (:data:`VARIANTS`): ``"full"`` (the default: the real game), ``"medium"``,
+  ``"small"`` and ``"tiny"`` (6 cards, ranks 2-3-4 in clubs and diamonds, one card in
+  hand, one draw, one raise after the bet: the member CFR solves). A variant sets
+  ``deck_ranks``, ``deck_suits``, ``hand_size``, ``draws`` and ``raise_cap``, whose
+  defaults are 0 ("the variant's"); any of them given explicitly overrides the variant's
+  value (``{"variant": "tiny", "raise_cap": 2}``). The other parameters keep their
+  defaults in every variant (heads-up, stacks 100, blinds 1-2, bets 2-4).
+- **Reduction** ``num_draws`` (1..3, default 3 = every draw): a smaller game for
   solvers, not a rule. With ``num_draws = k`` the hand is decided after the betting round
   that follows draw ``k``: the engine still plays the remaining draws and rounds, every
   player standing pat and checking automatically (no decision, no chance node), so the
-  showdown and payout are the engine's.
+  showdown and payout are the engine's. ``draws`` is the rule (how many draws the hand
+  has); ``num_draws`` cuts the decisions short of it: it must not exceed ``draws``
+  (refused), but the default 3 means "every draw" whatever ``draws`` is.
 - **Chance nodes**: the deal, one card at a time in dealing order (outcomes: every card
   not yet dealt), and each replacement card, one at a time, right after the player
   declares his discard (outcomes: ``Hand.receivable``: the stub, or - when it runs out -
@@ -35,7 +46,15 @@ nodes and its decisions into OpenSpiel actions.
   chosen when he declares, before the next player declares: nobody sees them earlier, so
   nothing a player may know changes.
 - **Actions** (35, :mod:`triple_draw.envs.encoding`): 0 fold, 1 check/call, 2 bet/raise,
-  3 + m discard (bit i of m throws the i-th lowest card). Chance outcomes are card ids.
+  3 + m discard (bit i of m throws the i-th lowest card). With ``hand_size`` cards in
+  hand only the ``2 ** hand_size`` discards 3 .. 3 + 2 ** hand_size - 1 are legal (the
+  action space stays 35 in every variant). Chance outcomes are card ids, those of the
+  52-card deck in every variant (so ``max_chance_outcomes`` is the highest id in the
+  deck + 1, e.g. 10 for tiny's 2c 2d 3c 3d 4c 4d: ids 0 1 4 5 8 9), and the tensors keep
+  their 52-card sizes.
+- **Reduced games and search**: :meth:`TripleDrawState.resample_from_infostate` goes
+  through PHH, which plays the real game only: in a reduced variant it raises
+  :class:`~triple_draw.errors.ReducedGameError`.
 - **Returns**: the chips each seat won or lost (``hand.result.net``), zero-sum.
 - **Observations**: the observation tensor is the vector of
   :mod:`triple_draw.envs.encoding` (what ``hand.view(seat)`` holds but the hands shown at
@@ -90,6 +109,7 @@ __all__ = [
     "TripleDrawGame",
     "TripleDrawObserver",
     "TripleDrawState",
+    "VARIANTS",
     "bot_action",
 ]
 
@@ -104,7 +124,7 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "small_bet": 2,
     "big_bet": 4,
     "ante": 0,
-    "raise_cap": 3,
+    "raise_cap": 0,
     "big_blind_is_bet": True,
     "heads_up_uncapped": False,
     "short_all_in": "half-bet",
@@ -112,7 +132,23 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "reshuffle": "served-discards",
     "muck_beaten_hands": False,
     "num_draws": 3,
+    "variant": "full",
+    "deck_ranks": 0,
+    "deck_suits": 0,
+    "hand_size": 0,
+    "draws": 0,
 }
+#: The members of the family of reduced games by name (``variant``): the values of the
+#: parameters a variant sets (a parameter left at 0 takes its variant's value; one given
+#: overrides it). "full" is the real game.
+VARIANTS: dict[str, dict[str, int]] = {
+    "tiny": {"deck_ranks": 3, "deck_suits": 2, "hand_size": 1, "draws": 1, "raise_cap": 1},
+    "small": {"deck_ranks": 4, "deck_suits": 2, "hand_size": 2, "draws": 1, "raise_cap": 1},
+    "medium": {"deck_ranks": 6, "deck_suits": 2, "hand_size": 3, "draws": 2, "raise_cap": 2},
+    "full": {"deck_ranks": 13, "deck_suits": 4, "hand_size": 5, "draws": 3, "raise_cap": 3},
+}
+#: the parameters a variant sets (0 in DEFAULT_PARAMS: "the variant's")
+_VARIANT_KEYS = ("deck_ranks", "deck_suits", "hand_size", "draws", "raise_cap")
 _RULE_KEYS = (
     "small_blind",
     "big_blind",
@@ -161,7 +197,28 @@ def _parse(params: dict[str, Any]) -> tuple[Rules, int, tuple[int, ...], int, in
     n = p["players"]
     if type(n) is not int or not 2 <= n <= 8:
         raise ArgumentError(f"players must be 2..8, got {n!r}")
-    rules = Rules(max_players=max(6, n), **{k: p[k] for k in _RULE_KEYS})
+    variant = VARIANTS.get(p["variant"])
+    if variant is None:
+        raise ArgumentError(f"variant must be one of {sorted(VARIANTS)}, got {p['variant']!r}")
+    for key in _VARIANT_KEYS:
+        if type(p[key]) is not int or p[key] < 0:
+            raise ArgumentError(f"{key} must be an int (0: the variant's), got {p[key]!r}")
+        if p[key] == 0:
+            p[key] = variant[key]
+    try:
+        rules = Rules(
+            max_players=max(6, n),
+            **{k: p[k] for k in _RULE_KEYS},
+            **{k: p[k] for k in _VARIANT_KEYS if k != "raise_cap"},
+        )
+    except TripleDrawError as e:
+        raise ArgumentError(f"python_triple_draw: {e}") from e
+    deck = len(rules.compiled.deck)
+    if deck < (n + 1) * rules.hand_size:
+        raise ArgumentError(
+            f"a deck of {deck} cards serves at most {deck // rules.hand_size - 1} players "
+            f"with {rules.hand_size} cards in hand, not {n}"
+        )
     if p["seat_stacks"]:
         try:
             stacks = tuple(int(x) for x in str(p["seat_stacks"]).split())
@@ -181,6 +238,11 @@ def _parse(params: dict[str, Any]) -> tuple[Rules, int, tuple[int, ...], int, in
     k = p["num_draws"]
     if type(k) is not int or not 1 <= k <= 3:
         raise ArgumentError(f"num_draws must be 1..3, got {k!r}")
+    if k != 3 and k > rules.draws:
+        raise ArgumentError(
+            f"num_draws ({k}) cannot exceed the game's draws ({rules.draws}): num_draws "
+            "decides the hand after an earlier draw of the game's"
+        )
     return rules, n, stacks, button, k
 
 
@@ -202,16 +264,24 @@ class TripleDrawGame(pyspiel.Game):  # type: ignore[misc]
         self.n = n
         self.stacks = stacks
         self.button = button
-        self.num_draws = k
-        #: an upper bound on the decisions of one hand: four betting rounds (each seat
-        #: acts once, and each bet or raise is answered at most once by every other seat),
-        #: three draws
-        self.max_decisions = 4 * n * (_max_bets(rules, n, stacks) + 2) + 3 * n
-        chance = 5 * n + 3 * 5 * n
+        #: the draws decided by the players (the ``num_draws`` reduction: the later ones
+        #: are played automatically); ``rules.draws`` when every draw is decided
+        self.num_draws = min(k, rules.draws)
+        #: the cards in the deck (card ids of the 52-card deck), in hand, and the number
+        #: of legal discard actions (``2 ** hand_size``: masks of ``hand_size`` bits)
+        self.deck = tuple(rules.compiled.deck)
+        self.hand_size = rules.hand_size
+        self.n_discards = 1 << rules.hand_size
+        draws = rules.draws
+        #: an upper bound on the decisions of one hand: draws + 1 betting rounds (each
+        #: seat acts once, and each bet or raise is answered at most once by every other
+        #: seat), the draws
+        self.max_decisions = (draws + 1) * n * (_max_bets(rules, n, stacks) + 2) + draws * n
+        chance = self.hand_size * n * (1 + draws)
         total = sum(stacks)
         info = pyspiel.GameInfo(
             num_distinct_actions=enc.N_ACTIONS,
-            max_chance_outcomes=52,
+            max_chance_outcomes=max(self.deck) + 1,  # card ids of the 52-card deck
             num_players=n,
             min_utility=float(-max(stacks)),
             max_utility=float(total - min(stacks)),
@@ -408,6 +478,8 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         h = s.hand
         if h is None or s.pending is not None or h.actor != player:
             return []
+        if h.in_draw:
+            return list(range(enc.DISCARD_OFFSET, enc.DISCARD_OFFSET + s.game.n_discards))
         return np.flatnonzero(enc.action_mask(h)).tolist()  # type: ignore[no-any-return]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -419,7 +491,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         s = self._s
         if s.hand is None:
             dealt = set(s.dealt)
-            return [c for c in range(52) if c not in dealt]
+            return [c for c in s.game.deck if c not in dealt]
         if s.pending is None:
             return []
         return list(self._receivable())
@@ -450,10 +522,10 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         n = g.n
         h = s.hand
         if h is None:  # the deal
-            if not 0 <= a < 52 or a in s.dealt:
+            if a not in g.deck or a in s.dealt:
                 raise IllegalActionError(f"card {a} cannot be dealt now")
             s.dealt += (a,)
-            if len(s.dealt) == 5 * n:
+            if len(s.dealt) == g.hand_size * n:
                 hole: list[list[int]] = [[] for _ in range(n)]
                 for i, c in enumerate(s.dealt):
                     hole[g.deal_order[i % n]].append(c)
@@ -480,8 +552,11 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
             return
         seat = h.actor
         if a >= enc.DISCARD_OFFSET:
-            if a >= enc.N_ACTIONS:
-                raise IllegalActionError(f"illegal action {a}: actions are 0..{enc.N_ACTIONS - 1}")
+            if a >= enc.DISCARD_OFFSET + g.n_discards:
+                raise IllegalActionError(
+                    f"illegal action {a}: discards are {enc.DISCARD_OFFSET}.."
+                    f"{enc.DISCARD_OFFSET + g.n_discards - 1} with {g.hand_size} cards in hand"
+                )
             if not h.in_draw:
                 raise IllegalActionError(f"illegal action {a}: seat {seat} is betting")
             cards = tuple(enc.discard_cards(h.hole_ids(seat), a - enc.DISCARD_OFFSET))
@@ -531,7 +606,7 @@ class TripleDrawState(pyspiel.State):  # type: ignore[misc]
         h = s.hand
         assert h is not None
         k = s.game.num_draws
-        if k == 3:
+        if k == s.game.rules.draws:
             return
         while h.actor is not None and h.street >= k:
             if h.in_draw:
