@@ -174,7 +174,10 @@ def test_the_compiled_views_read_the_hand_through_its_declared_fields() -> None:
     assert (sup.bet, sup.over, sup.may_raise) == (phase.BET, phase.OVER, phase.MAY_RAISE)
     assert set(sup.phase_marks) | set(sup.count_only) <= set(ev.EVENT_KINDS)
     assert {sup.discard, sup.draw} <= set(sup.count_only)
-    source = (Path(__file__).resolve().parents[1] / "rust" / "python" / "view.rs").read_text()
-    for name in FIELDS:
-        if name.startswith("_"):  # (a private field; ``rules`` is public)
-            assert f'"{name}"' not in source, name
+    # the views, and the batched environment's compiled learner loop (which reads the
+    # hand through the same declared names)
+    for module in ("view.rs", "vector.rs"):
+        source = (Path(__file__).resolve().parents[1] / "rust" / "python" / module).read_text()
+        for name in FIELDS:
+            if name.startswith("_"):  # (a private field; ``rules`` is public)
+                assert f'"{name}"' not in source, (module, name)

@@ -33,6 +33,7 @@ use pyo3::{PyTraverseError, PyVisit};
 
 use super::bots::check_rule;
 use super::errors::argument_error;
+use super::view::{hand_fields, Fields};
 
 /// The most seats (the engine's `MAX_PLAYERS`).
 const MAX: usize = 8;
@@ -202,6 +203,8 @@ fn thrown(hole: &[u8; 5], mask: u8) -> Vec<u8> {
 /// A hand's state as the loop reads it (interned attribute names).
 struct HandRead<'a, 'py> {
     h: &'a Bound<'py, PyAny>,
+    /// the hand's field names, as the Python layer declares them (`view.HandFields`)
+    f: &'static Fields,
 }
 
 impl<'py> HandRead<'_, 'py> {
@@ -212,7 +215,7 @@ impl<'py> HandRead<'_, 'py> {
         self.h.getattr(name)
     }
     fn actor(&self) -> PyResult<Option<usize>> {
-        let a = self.attr(intern!(self.py(), "_actor"))?;
+        let a = self.attr(self.f.actor.bind(self.py()))?;
         if a.is_none() {
             Ok(None)
         } else {
@@ -220,10 +223,10 @@ impl<'py> HandRead<'_, 'py> {
         }
     }
     fn in_draw(&self) -> PyResult<bool> {
-        self.attr(intern!(self.py(), "_in_draw"))?.extract()
+        self.attr(self.f.in_draw.bind(self.py()))?.extract()
     }
     fn street(&self) -> PyResult<i64> {
-        self.attr(intern!(self.py(), "_street"))?.extract()
+        self.attr(self.f.street.bind(self.py()))?.extract()
     }
     fn list(&self, name: &Bound<'py, pyo3::types::PyString>) -> PyResult<Bound<'py, PyList>> {
         Ok(self.attr(name)?.cast_into::<PyList>()?)
@@ -237,7 +240,7 @@ impl<'py> HandRead<'_, 'py> {
         Ok(out)
     }
     fn live(&self, n: usize) -> PyResult<[bool; MAX]> {
-        let l = self.list(intern!(self.py(), "_live"))?;
+        let l = self.list(self.f.live.bind(self.py()))?;
         let mut out = [false; MAX];
         for (j, x) in out.iter_mut().enumerate().take(n) {
             *x = l.get_item(j)?.is_truthy()?;
@@ -245,7 +248,7 @@ impl<'py> HandRead<'_, 'py> {
         Ok(out)
     }
     fn hole(&self, seat: usize) -> PyResult<[u8; 5]> {
-        let hands = self.list(intern!(self.py(), "_hands"))?;
+        let hands = self.list(self.f.hands.bind(self.py()))?;
         let held = hands.get_item(seat)?;
         let held = held.cast::<PyList>()?;
         if held.len() != 5 {
@@ -428,11 +431,14 @@ impl VectorLearner {
                 }
             }
             self.play_opponents(py, i, &h)?;
-            let hr = HandRead { h: &h };
+            let hr = HandRead {
+                h: &h,
+                f: hand_fields(py)?,
+            };
             if hr.actor()?.is_some() {
                 return Ok(());
             }
-            let net = hr.ints(intern!(py, "_stacks"), self.n)?[self.learner] - self.start;
+            let net = hr.ints(hr.f.stacks.bind(py), self.n)?[self.learner] - self.start;
             {
                 let sk = self.skipped.bind(py);
                 let mut sk = sk.readwrite();
@@ -454,7 +460,10 @@ impl VectorLearner {
 
     /// `_play_opponents`: the bots act until it is the learner's turn or the hand is over.
     fn play_opponents(&mut self, py: Python<'_>, i: usize, h: &Bound<'_, PyAny>) -> PyResult<()> {
-        let hr = HandRead { h };
+        let hr = HandRead {
+            h,
+            f: hand_fields(py)?,
+        };
         let n = self.n;
         loop {
             let s = match hr.actor()? {
@@ -523,9 +532,9 @@ impl VectorLearner {
                 };
                 (DISCARD_CODE, thrown(&hole, mask))
             } else {
-                let stacks = hr.ints(intern!(py, "_stacks"), n)?;
-                let bets = hr.list(intern!(py, "_bet"))?;
-                let owe = hr.int(intern!(py, "_level"))? - bets.get_item(s)?.extract::<i64>()?;
+                let stacks = hr.ints(hr.f.stacks.bind(py), n)?;
+                let bets = hr.list(hr.f.bets.bind(py))?;
+                let owe = hr.int(hr.f.level.bind(py))? - bets.get_item(s)?.extract::<i64>()?;
                 let to_call = if owe > 0 { owe.min(stacks[s]) } else { 0 };
                 let code = match bot {
                     Bot::Heuristic { h: heur, bluff } => {
@@ -535,8 +544,8 @@ impl VectorLearner {
                         for j in 0..n {
                             folded[j] = !live[j];
                         }
-                        let total = hr.ints(intern!(py, "_total"), n)?;
-                        let sb = hr.attr(intern!(py, "_sb"))?;
+                        let total = hr.ints(hr.f.total.bind(py), n)?;
+                        let sb = hr.attr(hr.f.small_blind.bind(py))?;
                         let slot = &self.slots[i];
                         let last = slot.last_drawn(n);
                         let spot = Spot {
@@ -545,7 +554,7 @@ impl VectorLearner {
                             can_raise,
                             round_bets: slot.round_bets,
                             voluntary: slot.voluntary,
-                            big_blind: hr.int(intern!(py, "_bb"))? as usize,
+                            big_blind: hr.int(hr.f.big_blind.bind(py))? as usize,
                             small_blind: if sb.is_none() {
                                 None
                             } else {
@@ -604,7 +613,10 @@ impl VectorLearner {
     /// encodes it; returns the row's mask code.
     fn encode(&self, py: Python<'_>, i: usize, row: &mut [f32]) -> PyResult<usize> {
         let h = self.hand(py, i)?;
-        let hr = HandRead { h: &h };
+        let hr = HandRead {
+            h: &h,
+            f: hand_fields(py)?,
+        };
         let (n, seat, lay, scale) = (self.n, self.learner, &self.layout, self.scale);
         let slot = &self.slots[i];
         let actor = hr.actor()?;
@@ -615,13 +627,13 @@ impl VectorLearner {
         };
         let street = hr.street()?;
         let live = hr.live(n)?;
-        let stacks = hr.ints(intern!(py, "_stacks"), n)?;
-        let total = hr.ints(intern!(py, "_total"), n)?;
+        let stacks = hr.ints(hr.f.stacks.bind(py), n)?;
+        let total = hr.ints(hr.f.total.bind(py), n)?;
         let (bets, level, raises) = if phase == 0 {
             (
-                hr.ints(intern!(py, "_bet"), n)?,
-                hr.int(intern!(py, "_level"))?,
-                hr.int(intern!(py, "_full_bets"))?,
+                hr.ints(hr.f.bets.bind(py), n)?,
+                hr.int(hr.f.level.bind(py))?,
+                hr.int(hr.f.full_bets.bind(py))?,
             )
         } else {
             ([0i64; MAX], 0, 0)
@@ -878,7 +890,10 @@ impl VectorLearner {
                 continue;
             }
             let h = self.hand(py, i)?;
-            let hr = HandRead { h: &h };
+            let hr = HandRead {
+                h: &h,
+                f: hand_fields(py)?,
+            };
             self.slots[i].new_round(hr.in_draw()?, hr.street()?);
             if a >= off {
                 let mut held = hr.hole(learner)?;
@@ -891,8 +906,8 @@ impl VectorLearner {
                 h.call_method1(intern!(py, "discard"), (int_list(py, &cards)?,))?;
                 self.slots[i].record(learner, learner, DISCARD_CODE, &cards);
             } else if a == 1 {
-                let bet: i64 = hr.list(intern!(py, "_bet"))?.get_item(learner)?.extract()?;
-                let code = if bet < hr.int(intern!(py, "_level"))? {
+                let bet: i64 = hr.list(hr.f.bets.bind(py))?.get_item(learner)?.extract()?;
+                let code = if bet < hr.int(hr.f.level.bind(py))? {
                     CALL
                 } else {
                     CHECK
@@ -911,7 +926,7 @@ impl VectorLearner {
                 self.set_done(py, i, true)?;
                 ended.push(i);
                 terminated[i] = true;
-                let net = hr.ints(intern!(py, "_stacks"), self.n)?[learner] - self.start;
+                let net = hr.ints(hr.f.stacks.bind(py), self.n)?[learner] - self.start;
                 rewards[i] = (net as f64 / self.reward_scale) as f32;
             }
         }

@@ -27,30 +27,31 @@ use super::errors::{argument_error, guarded};
 
 /// The names of the hand's fields the views read, as the Python layer declares them
 /// (`HandFields` in `triple_draw.game.view`): no private name of the hand is written here.
-struct Fields {
+pub(crate) struct Fields {
     n: Py<PyString>,
     rules: Py<PyString>,
     button: Py<PyString>,
-    small_blind: Py<PyString>,
-    big_blind: Py<PyString>,
+    pub(crate) small_blind: Py<PyString>,
+    pub(crate) big_blind: Py<PyString>,
     log: Py<PyString>,
-    live: Py<PyString>,
-    stacks: Py<PyString>,
-    total: Py<PyString>,
-    hands: Py<PyString>,
+    pub(crate) live: Py<PyString>,
+    pub(crate) stacks: Py<PyString>,
+    pub(crate) total: Py<PyString>,
+    pub(crate) hands: Py<PyString>,
     draws: Py<PyString>,
     phase: Py<PyString>,
-    street: Py<PyString>,
-    bets: Py<PyString>,
+    pub(crate) street: Py<PyString>,
+    pub(crate) bets: Py<PyString>,
     showdown: Py<PyString>,
-    actor: Py<PyString>,
-    level: Py<PyString>,
+    pub(crate) actor: Py<PyString>,
+    pub(crate) level: Py<PyString>,
     to_act: Py<PyString>,
-    full_bets: Py<PyString>,
+    pub(crate) full_bets: Py<PyString>,
     max_full_bets: Py<PyString>,
     n_active: Py<PyString>,
     full_level: Py<PyString>,
     unit: Py<PyString>,
+    pub(crate) in_draw: Py<PyString>,
 }
 
 impl Fields {
@@ -85,6 +86,7 @@ impl Fields {
             n_active: name("n_active")?,
             full_level: name("full_level")?,
             unit: name("unit")?,
+            in_draw: name("in_draw")?,
         })
     }
 }
@@ -123,6 +125,12 @@ struct Support {
 }
 
 static SUPPORT: PyOnceLock<Support> = PyOnceLock::new();
+
+/// The names of the hand's fields as the Python layer declares them (`HandFields`), for
+/// the other compiled code that reads a hand (the batched environment's learner loop).
+pub(crate) fn hand_fields(py: Python<'_>) -> PyResult<&'static Fields> {
+    Ok(&support(py)?.f)
+}
 
 fn support(py: Python<'_>) -> PyResult<&'static Support> {
     SUPPORT.get_or_try_init(py, || {

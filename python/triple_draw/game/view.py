@@ -433,8 +433,9 @@ def _stakes_of(rules: Any) -> FrozenDict:
 
 class HandFields(NamedTuple):
     """The names of the hand's fields (``HandState``, state.py) that the compiled views
-    read, by what they are to the views: the one place those private names are written
-    for the compiled core, which reads the hand through them and names none itself
+    (and the batched environment's compiled learner loop) read, by what they are to the
+    views: the one place those private names are written for the compiled core, which
+    reads the hand through them and names none itself
     (tests/test_view_parity.py holds every name to ``FIELDS``)."""
 
     n: str = "_n"
@@ -460,6 +461,8 @@ class HandFields(NamedTuple):
     n_active: str = "_n_active"
     full_level: str = "_full_level"
     unit: str = "_unit"
+    #: (read by the batched environment's compiled learner loop, rust/python/vector.rs)
+    in_draw: str = "_in_draw"
 
 
 class CompiledSupport(NamedTuple):
