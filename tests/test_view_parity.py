@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from pathlib import Path
 from collections.abc import Callable
@@ -181,3 +182,30 @@ def test_the_compiled_views_read_the_hand_through_its_declared_fields() -> None:
         for name in FIELDS:
             if name.startswith("_"):  # (a private field; ``rules`` is public)
                 assert f'"{name}"' not in source, (module, name)
+        # and no position in a log entry's tuple: the layout comes from events.LogLayout
+        assert module != "view.rs" or not re.search(r"get_item\([0-9]\)", source)
+
+
+def test_the_log_layout_the_compiled_views_read_is_where_the_engine_writes() -> None:
+    """``events.LOG_LAYOUT`` (passed to the compiled views as
+    ``CompiledSupport.log_layout``) puts each field where every entry of a played hand
+    holds it: the kind a known kind, the seat a seat or None, the cards ids or None, and
+    :func:`events.stored` writes an :class:`events.Entry` at those positions."""
+    from triple_draw.game import events as ev
+    from triple_draw.game.view import _COMPILED_SUPPORT
+
+    at = _COMPILED_SUPPORT.log_layout
+    assert at is ev.LOG_LAYOUT
+    assert at._fields == ("kind", "seat", "amount", "cards") and sorted(at) == [0, 1, 2, 3]
+    e = ev.Entry(ev.DISCARD, seat=2, cards=(4, 9))
+    raw = ev.stored(e)
+    assert (raw[at.kind], raw[at.seat], raw[at.cards]) == (ev.DISCARD, 2, (4, 9))
+    assert ev.stored(ev.Entry(ev.CALL, seat=1, chips=6))[at.amount] == 6
+    h = Hand(Rules(), [100] * 4, seed=3)
+    while h.actor is not None:
+        h.apply(h.legal_actions()[1] if not h.in_draw else h.legal_actions()[0])
+    for raw in h._log:
+        assert raw[at.kind] in ev.EVENT_KINDS
+        assert raw[at.seat] is None or 0 <= raw[at.seat] < 4
+        assert raw[at.cards] is None or all(0 <= c < 52 for c in raw[at.cards])
+        assert ev.stored(ev.read(raw)) == raw

@@ -16,8 +16,10 @@
 //!   Python code decides; their random numbers come from [`PyRandom`], the numbers the
 //!   bot's own `random.Random` gives, seeded as the Python loop reseeds it at each hand
 //!   (the bots' objects are not used). Any other bot is asked through a Python callback;
-//! * the slot's public record of the hand that the bots and the observation read (each
-//!   seat's draws, the learner's discards, the bets and raises of the round);
+//! * the learner's own discards (what the hand's public record does not hold); each
+//!   seat's draws and the round's bets and raises are read from the hand's public record
+//!   (`_draws` through `view.HandFields`, and `betting.round_action`), as the Python loop
+//!   reads them;
 //! * the learner's observation and action mask, encoded as `_encode_batch` encodes them.
 //!
 //! The slots' hands, hand numbers, keys and "finished" flags are the Python environment's
@@ -33,7 +35,7 @@ use pyo3::{PyTraverseError, PyVisit};
 
 use super::bots::check_rule;
 use super::errors::argument_error;
-use super::view::{hand_fields, Fields};
+use super::view::{hand_fields, round_action, Fields};
 
 /// The most seats (the engine's `MAX_PLAYERS`).
 const MAX: usize = 8;
@@ -94,21 +96,14 @@ struct Layout {
     masks: Vec<Vec<i8>>,
 }
 
-/// What a slot records of its hand (`_record`, `_new_round`), and its bots' random
-/// streams.
+/// What a slot keeps besides its hand: the learner's own discards (`_record`; what the
+/// hand's public record does not hold), and its bots' random streams. The draws and the
+/// round's bets are read from the hand's public record, as the Python loop reads them.
 #[derive(Clone, Debug)]
 struct Slot {
     button: usize,
-    /// per seat: draws made, and the cards drawn at each
-    nd: [u8; MAX],
-    drawn: [[u8; 3]; MAX],
     /// the learner's discards (bit c: card c)
     disc: u64,
-    /// the round of the last action: (in a draw, street), and its bets and raises and
-    /// whether anybody called, bet or raised in it
-    round: Option<(bool, i64)>,
-    round_bets: u32,
-    voluntary: bool,
     done: bool,
     /// one stream per seat of `VectorLearner::rng_seats`
     rngs: Vec<PyRandom>,
@@ -266,6 +261,46 @@ impl<'py> HandRead<'_, 'py> {
     fn int(&self, name: &Bound<'py, pyo3::types::PyString>) -> PyResult<i64> {
         self.attr(name)?.extract()
     }
+    /// Each seat's draw counts, from the hand's public record.
+    fn draws(&self, n: usize) -> PyResult<Draws> {
+        let l = self.list(self.f.draws.bind(self.py()))?;
+        let mut out = Draws {
+            made: [0; MAX],
+            counts: [[0; 3]; MAX],
+        };
+        for j in 0..n {
+            let d = l.get_item(j)?;
+            let d = d.cast::<PyTuple>()?;
+            out.made[j] = d.len().min(255) as u8;
+            for (q, c) in out.counts[j].iter_mut().enumerate().take(d.len()) {
+                *c = d.get_item(q)?.extract()?;
+            }
+        }
+        Ok(out)
+    }
+    /// Per seat, the cards drawn at its last draw so far, from the hand's public record:
+    /// of the seats the heuristic reads them of (the live ones but `me`; `None` for the
+    /// others).
+    fn last_draws(&self, me: usize, folded: &[bool]) -> PyResult<[Option<u8>; MAX]> {
+        let l = self.list(self.f.draws.bind(self.py()))?;
+        let mut out = [None; MAX];
+        for (j, o) in out.iter_mut().enumerate().take(folded.len()) {
+            if j == me || folded[j] {
+                continue;
+            }
+            let d = l.get_item(j)?;
+            let d = d.cast::<PyTuple>()?;
+            if !d.is_empty() {
+                *o = Some(d.get_item(d.len() - 1)?.extract()?);
+            }
+        }
+        Ok(out)
+    }
+    /// The bets and raises of the round under way and whether anybody called, bet or
+    /// raised in it: `betting.round_action`, the public record's reader.
+    fn round_action(&self) -> PyResult<(u32, bool)> {
+        round_action(self.py())?.bind(self.py()).call1((self.h,))?.extract()
+    }
     fn call0(&self, name: &Bound<'py, pyo3::types::PyString>) -> PyResult<Bound<'py, PyAny>> {
         self.h.call_method0(name)
     }
@@ -298,62 +333,26 @@ impl<'py> HandRead<'_, 'py> {
 impl Slot {
     fn clear(&mut self, button: usize) {
         self.button = button;
-        self.nd = [0; MAX];
-        self.drawn = [[0; 3]; MAX];
         self.disc = 0;
-        self.round = None;
-        self.round_bets = 0;
-        self.voluntary = false;
         self.done = false;
     }
 
-    /// `_new_round`: a new betting round (or draw) restarts the round's count.
-    fn new_round(&mut self, in_draw: bool, street: i64) {
-        if self.round != Some((in_draw, street)) {
-            self.round = Some((in_draw, street));
-            if !in_draw {
-                self.round_bets = 0;
-                self.voluntary = false;
-            }
+    /// `_record`: the learner threw `cards`.
+    fn record_discard(&mut self, cards: &[u8]) {
+        for &c in cards {
+            self.disc |= 1 << c;
         }
-    }
-
-    /// `_record`: seat `s` made decision `code` (`cards`: a discard's).
-    fn record(&mut self, s: usize, learner: usize, code: u8, cards: &[u8]) {
-        match code {
-            DISCARD_CODE => {
-                if s == learner {
-                    for &c in cards {
-                        self.disc |= 1 << c;
-                    }
-                }
-                let d = self.nd[s] as usize;
-                if d < 3 {
-                    self.drawn[s][d] = cards.len() as u8;
-                }
-                self.nd[s] += 1;
-            }
-            BET_OR_RAISE => {
-                self.round_bets += 1;
-                self.voluntary = true;
-            }
-            CALL => self.voluntary = true,
-            _ => {}
-        }
-    }
-
-    /// Per seat, the cards drawn at its last draw so far.
-    fn last_drawn(&self, n: usize) -> [Option<u8>; MAX] {
-        let mut out = [None; MAX];
-        for (j, o) in out.iter_mut().enumerate().take(n) {
-            let d = self.nd[j] as usize;
-            if d > 0 {
-                *o = Some(self.drawn[j][d.min(3) - 1]);
-            }
-        }
-        out
     }
 }
+
+/// Per seat, the cards drawn at each draw so far, from the hand's public record
+/// (`_draws`): how many draws, and the counts of the first three.
+struct Draws {
+    made: [u8; MAX],
+    counts: [[u8; 3]; MAX],
+}
+
+
 
 impl VectorLearner {
     fn hand<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyAny>> {
@@ -475,27 +474,14 @@ impl VectorLearner {
             }
             let in_draw = hr.in_draw()?;
             let street = hr.street()?;
-            self.slots[i].new_round(in_draw, street);
             let bot = self.bots[s];
             if let Bot::Python = bot {
-                let slot = &self.slots[i];
-                let draws: Vec<Bound<'_, PyTuple>> = (0..n)
-                    .map(|j| PyTuple::new(py, &slot.drawn[j][..(slot.nd[j] as usize).min(3)]))
-                    .collect::<PyResult<_>>()?;
+                // (it reads the hand's public record itself, as the Python loop does)
                 let turn = self
                     .turn
                     .as_ref()
                     .ok_or_else(|| argument_error("the loop was cleared"))?;
-                let got = turn.bind(py).call1((
-                    i,
-                    h,
-                    s,
-                    PyTuple::new(py, draws)?,
-                    slot.round_bets,
-                    slot.voluntary,
-                ))?;
-                let (code, cards): (u8, Vec<u8>) = got.extract()?;
-                self.slots[i].record(s, self.learner, code, &cards);
+                turn.bind(py).call1((i, h, s))?;
                 continue;
             }
             let hole = hr.hole(s)?;
@@ -507,7 +493,7 @@ impl VectorLearner {
                         for j in 0..n {
                             folded[j] = !live[j];
                         }
-                        let last = self.slots[i].last_drawn(n);
+                        let last = hr.last_draws(s, &folded[..n])?;
                         let spot =
                             Spot::new(s, n, hole, true, street as u8, &folded[..n], &last[..n]);
                         match heur.choose(&spot, 0.0) {
@@ -546,14 +532,19 @@ impl VectorLearner {
                         }
                         let total = hr.ints(hr.f.total.bind(py), n)?;
                         let sb = hr.attr(hr.f.small_blind.bind(py))?;
-                        let slot = &self.slots[i];
-                        let last = slot.last_drawn(n);
+                        // (nobody has drawn before the first draw)
+                        let last = if street == 0 {
+                            [None; MAX]
+                        } else {
+                            hr.last_draws(s, &folded[..n])?
+                        };
+                        let (round_bets, voluntary) = hr.round_action()?;
                         let spot = Spot {
                             to_call,
                             pot: total[..n].iter().sum(),
                             can_raise,
-                            round_bets: slot.round_bets,
-                            voluntary: slot.voluntary,
+                            round_bets,
+                            voluntary,
                             big_blind: hr.int(hr.f.big_blind.bind(py))? as usize,
                             small_blind: if sb.is_none() {
                                 None
@@ -561,7 +552,7 @@ impl VectorLearner {
                                 Some(sb.extract()?)
                             },
                             stacks: &stacks[..n],
-                            button: slot.button,
+                            button: self.slots[i].button,
                             ..Spot::new(s, n, hole, false, street as u8, &folded[..n], &last[..n])
                         };
                         let rng = &mut self.slots[i].rngs[self.rng_index[s]];
@@ -605,7 +596,6 @@ impl VectorLearner {
                 (code, Vec::new())
             };
             hr.apply(code, &cards)?;
-            self.slots[i].record(s, self.learner, code, &cards);
         }
     }
 
@@ -629,6 +619,14 @@ impl VectorLearner {
         let live = hr.live(n)?;
         let stacks = hr.ints(hr.f.stacks.bind(py), n)?;
         let total = hr.ints(hr.f.total.bind(py), n)?;
+        let draws = if phase == 0 && street == 0 {
+            Draws {
+                made: [0; MAX],
+                counts: [[0; 3]; MAX],
+            } // (nobody has drawn before the first draw)
+        } else {
+            hr.draws(n)?
+        };
         let (bets, level, raises) = if phase == 0 {
             (
                 hr.ints(hr.f.bets.bind(py), n)?,
@@ -689,8 +687,8 @@ impl VectorLearner {
             if actor == Some(j) {
                 row[o + 6] = 1.0;
             }
-            for q in 0..(slot.nd[j] as usize).min(3) {
-                row[o + 8 + q] = ((f64::from(slot.drawn[j][q]) + 1.0) / 6.0) as f32;
+            for q in 0..(draws.made[j] as usize).min(3) {
+                row[o + 8 + q] = ((f64::from(draws.counts[j][q]) + 1.0) / 6.0) as f32;
             }
         }
         Ok(code)
@@ -776,12 +774,7 @@ impl VectorLearner {
         }
         let slot = Slot {
             button: 0,
-            nd: [0; MAX],
-            drawn: [[0; 3]; MAX],
             disc: 0,
-            round: None,
-            round_bets: 0,
-            voluntary: false,
             done: false,
             rngs: vec![PyRandom::new(0); rng_seats.len()],
             seeded_for: None,
@@ -894,7 +887,6 @@ impl VectorLearner {
                 h: &h,
                 f: hand_fields(py)?,
             };
-            self.slots[i].new_round(hr.in_draw()?, hr.street()?);
             if a >= off {
                 let mut held = hr.hole(learner)?;
                 held.sort_unstable();
@@ -904,22 +896,13 @@ impl VectorLearner {
                     .map(|k| held[k])
                     .collect();
                 h.call_method1(intern!(py, "discard"), (int_list(py, &cards)?,))?;
-                self.slots[i].record(learner, learner, DISCARD_CODE, &cards);
+                self.slots[i].record_discard(&cards);
             } else if a == 1 {
-                let bet: i64 = hr.list(hr.f.bets.bind(py))?.get_item(learner)?.extract()?;
-                let code = if bet < hr.int(hr.f.level.bind(py))? {
-                    CALL
-                } else {
-                    CHECK
-                };
                 hr.call0(intern!(py, "check_or_call"))?;
-                self.slots[i].record(learner, learner, code, &[]);
             } else if a == 2 {
                 hr.call0(intern!(py, "bet_or_raise"))?;
-                self.slots[i].record(learner, learner, BET_OR_RAISE, &[]);
             } else {
                 hr.call0(intern!(py, "fold"))?;
-                self.slots[i].record(learner, learner, FOLD, &[]);
             }
             self.play_opponents(py, i, &h)?;
             if hr.actor()?.is_none() {
@@ -982,18 +965,7 @@ impl VectorLearner {
                 let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
                 rngs.append((PyBytes::new(py, &bytes), idx))?;
             }
-            out.append((
-                slot.button,
-                slot.nd.to_vec(),
-                slot.drawn.iter().map(|d| d.to_vec()).collect::<Vec<_>>(),
-                slot.disc,
-                slot.round,
-                slot.round_bets,
-                slot.voluntary,
-                slot.done,
-                rngs,
-                slot.seeded_for,
-            ))?;
+            out.append((slot.button, slot.disc, slot.done, rngs, slot.seeded_for))?;
         }
         Ok(out)
     }
@@ -1007,35 +979,18 @@ impl VectorLearner {
         let mut slots = self.slots.clone();
         for (slot, t) in slots.iter_mut().zip(&state) {
             #[allow(clippy::type_complexity)]
-            let (button, nd, drawn, disc, round, round_bets, voluntary, done, rngs, seeded_for): (
+            let (button, disc, done, rngs, seeded_for): (
                 usize,
-                Vec<u8>,
-                Vec<Vec<u8>>,
                 u64,
-                Option<(bool, i64)>,
-                u32,
-                bool,
                 bool,
                 Vec<(Vec<u8>, usize)>,
                 Option<u64>,
             ) = t.extract()?;
-            if nd.len() != MAX
-                || drawn.len() != MAX
-                || drawn.iter().any(|d| d.len() != 3)
-                || rngs.len() != slot.rngs.len()
-                || button >= self.n
-            {
+            if rngs.len() != slot.rngs.len() || button >= self.n {
                 return Err(bad());
             }
             slot.button = button;
-            slot.nd.copy_from_slice(&nd);
-            for (d, v) in slot.drawn.iter_mut().zip(&drawn) {
-                d.copy_from_slice(v);
-            }
             slot.disc = disc;
-            slot.round = round;
-            slot.round_bets = round_bets;
-            slot.voluntary = voluntary;
             slot.done = done;
             for (r, (bytes, idx)) in slot.rngs.iter_mut().zip(rngs) {
                 let words: Vec<u32> = bytes

@@ -38,7 +38,7 @@ pub(crate) struct Fields {
     pub(crate) stacks: Py<PyString>,
     pub(crate) total: Py<PyString>,
     pub(crate) hands: Py<PyString>,
-    draws: Py<PyString>,
+    pub(crate) draws: Py<PyString>,
     phase: Py<PyString>,
     pub(crate) street: Py<PyString>,
     pub(crate) bets: Py<PyString>,
@@ -91,6 +91,27 @@ impl Fields {
     }
 }
 
+/// Where each field of a log entry sits in its tuple, as the Python layer declares it
+/// (`LogLayout` in `triple_draw.game.events`): no position is written here.
+struct LogLayout {
+    kind: usize,
+    seat: usize,
+    amount: usize,
+    cards: usize,
+}
+
+impl LogLayout {
+    fn of(l: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let at = |field: &str| -> PyResult<usize> { l.getattr(field)?.extract() };
+        Ok(LogLayout {
+            kind: at("kind")?,
+            seat: at("seat")?,
+            amount: at("amount")?,
+            cards: at("cards")?,
+        })
+    }
+}
+
 /// What the Python layer provides (see the module docs).
 struct Support {
     frozen_dict: Py<PyType>,
@@ -116,8 +137,11 @@ struct Support {
     count_only: Vec<String>,
     discard: String,
     draw: String,
+    /// where a log entry's kind, seat, amount and cards sit in its tuple (`LogLayout`)
+    at: LogLayout,
     /// the names of the hand's fields
     f: Fields,
+    round_action: Py<PyAny>,
     /// plain dicts with the keys of a view and of a player record, in order: a new one is
     /// a copy of these (one block copy, no resizing) with the values set
     view_keys: Py<PyDict>,
@@ -130,6 +154,12 @@ static SUPPORT: PyOnceLock<Support> = PyOnceLock::new();
 /// the other compiled code that reads a hand (the batched environment's learner loop).
 pub(crate) fn hand_fields(py: Python<'_>) -> PyResult<&'static Fields> {
     Ok(&support(py)?.f)
+}
+
+/// `betting.round_action`, the reader of the hand's public record of the round's bets,
+/// for the batched environment's learner loop.
+pub(crate) fn round_action(py: Python<'_>) -> PyResult<&'static Py<PyAny>> {
+    Ok(&support(py)?.round_action)
 }
 
 fn support(py: Python<'_>) -> PyResult<&'static Support> {
@@ -159,7 +189,9 @@ fn support(py: Python<'_>) -> PyResult<&'static Support> {
             count_only: get("count_only")?.extract()?,
             discard: get("discard")?.extract()?,
             draw: get("draw")?.extract()?,
+            at: LogLayout::of(&get("log_layout")?)?,
             f: Fields::of(&get("fields")?)?,
+            round_action: get("round_action")?.unbind(),
             view_keys: keys(py, VIEW_KEYS)?,
             record_keys: keys(py, RECORD_KEYS)?,
         })
@@ -296,7 +328,7 @@ static LEGAL: Mutex<Option<LegalCache>> = Mutex::new(None);
 type LegalCache = HashMap<(i64, i64), Py<PyAny>>;
 const LEGAL_MAX: usize = 4096;
 
-/// One log entry: `(kind, seat, amount, cards)`.
+/// One log entry, its fields read where `LogLayout` says they sit.
 struct Entry<'py> {
     kind: Bound<'py, PyAny>,
     who: Option<usize>,
@@ -318,18 +350,18 @@ fn entry_dict<'py>(py: Python<'py>, sup: &Support, e: &Entry<'py>) -> PyResult<B
     Ok(d)
 }
 
-fn entry<'py>(e: &Bound<'py, PyAny>) -> PyResult<Entry<'py>> {
+fn entry<'py>(at: &LogLayout, e: &Bound<'py, PyAny>) -> PyResult<Entry<'py>> {
     let t = e.cast::<PyTuple>()?;
-    let who = t.get_item(1)?;
-    let cards = t.get_item(3)?;
+    let who = t.get_item(at.seat)?;
+    let cards = t.get_item(at.cards)?;
     Ok(Entry {
-        kind: t.get_item(0)?,
+        kind: t.get_item(at.kind)?,
         who: if who.is_none() {
             None
         } else {
             Some(who.extract()?)
         },
-        amount: t.get_item(2)?,
+        amount: t.get_item(at.amount)?,
         cards: if cards.is_none() {
             None
         } else {
@@ -515,7 +547,7 @@ impl State {
         let cache = sup.entries.bind(py);
         for i in start..end {
             let raw = log.get_item(i)?;
-            let e = entry(&raw)?;
+            let e = entry(&sup.at, &raw)?;
             let kind_str = e.kind.cast::<PyString>()?;
             let kind: &str = kind_str.to_str()?;
             if let Some(w) = e.who {

@@ -765,32 +765,20 @@ class TripleDrawVectorEnv(VectorEnv):
             code, cards = self._bot_turn(i, h, s)
             self._record(i, s, code, cards)
 
-    def _bot_turn(
-        self,
-        i: int,
-        h: Hand,
-        s: int,
-        draws: tuple[tuple[int, ...], ...] | None = None,
-        round_bets: int = 0,
-        voluntary: bool = False,
-    ) -> tuple[int, Sequence[int]]:
+    def _bot_turn(self, i: int, h: Hand, s: int) -> tuple[int, Sequence[int]]:
         """Seat ``s``'s bot acts in slot ``i``; returns its decision code
         (:class:`~triple_draw.bots.Decision`) and the cards of a discard. As
         :func:`triple_draw.simulate` does, a bot that decides from an
-        :class:`Observation` gets one built from the engine's state and the slot's public
-        record (no ``hand.view``): the Python loop's record, or ``draws``, ``round_bets``
-        and ``voluntary`` from the compiled loop, which asks the bots it does not play
-        itself here. The heuristic bot's decision comes from its kernels as a code, and
-        the bundled bots' actions go straight to the engine."""
+        :class:`Observation` gets one built from the engine's state and the hand's public
+        record (no ``hand.view``). The compiled loop asks here the bots it does not play
+        itself. The heuristic bot's decision comes from its kernels as a code, and the
+        bundled bots' actions go straight to the engine."""
         bots = self._bots[i]
         decide = self._decides[i][s]
         if decide is None:
             act = as_action(bots[s].act(h.view(s)))
         else:
-            if draws is None:
-                obs = self._bot_obs(i, h, s)
-            else:
-                obs = self._observation(h, s, _folded_of(h._live), draws, round_bets, voluntary)
+            obs = self._bot_obs(i, h, s)
             choose = self._chooses[i][s]
             if choose is not None:
                 code, cards = choose(obs)

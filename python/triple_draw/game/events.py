@@ -37,6 +37,8 @@ __all__ = [
     "Event",
     "EVENT_KINDS",
     "LogEntry",
+    "LogLayout",
+    "LOG_LAYOUT",
     "Entry",
     "AMOUNT_MEANS",
     "read",
@@ -172,6 +174,21 @@ def reshuffle_entry(seat: int | None, stub: int) -> LogEntry:
 #: stored ``amount`` means what :data:`AMOUNT_MEANS` says for the kind; :func:`read` gives
 #: the entry as an :class:`Entry`, one field per meaning.
 LogEntry = tuple[str, int | None, int | None, tuple[int, ...] | None]
+
+
+class LogLayout(NamedTuple):
+    """Where each field of a stored :data:`LogEntry` sits in the tuple: the one
+    declaration of the layout for the compiled core, whose views read log entries at
+    these positions (``view.CompiledSupport.log_layout``) and write none themselves."""
+
+    kind: int = 0
+    seat: int = 1
+    amount: int = 2
+    cards: int = 3
+
+
+#: the layout of every stored :data:`LogEntry` (what :func:`stored` writes)
+LOG_LAYOUT = LogLayout()
 
 
 class Entry(NamedTuple):

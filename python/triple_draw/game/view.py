@@ -43,7 +43,7 @@ from typing import Any, NamedTuple, NoReturn
 from triple_draw.errors import ArgumentError, ArgumentTypeError
 from triple_draw.game import events as ev
 from triple_draw.game.actions import Action
-from triple_draw.game.betting import legal_actions
+from triple_draw.game.betting import legal_actions, round_action
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.events import LogEntry
 from triple_draw.game.phase import BET, MAY_RAISE, OVER, PHASES, SHOWDOWN
@@ -496,7 +496,13 @@ class CompiledSupport(NamedTuple):
     count_only: tuple[str, ...]
     discard: str
     draw: str
+    #: where a log entry's kind, seat, amount and cards sit in its tuple (events.py)
+    log_layout: ev.LogLayout
     fields: HandFields
+    #: the reader of the public record's round account (betting.round_action), for the
+    #: batched environment's compiled learner loop, which reads the hand as its Python
+    #: loop does
+    round_action: Callable[[HandState], tuple[int, bool]]
 
 
 _COMPILED_SUPPORT = CompiledSupport(
@@ -519,5 +525,7 @@ _COMPILED_SUPPORT = CompiledSupport(
     count_only=(ev.DEAL, ev.DISCARD, ev.DRAW, ev.BURN),
     discard=ev.DISCARD,
     draw=ev.DRAW,
+    log_layout=ev.LOG_LAYOUT,
     fields=HandFields(),
+    round_action=round_action,
 )
