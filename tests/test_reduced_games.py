@@ -468,16 +468,16 @@ def test_the_environments_refuse_a_member():
             make()
 
 
-def test_bots_that_read_five_cards_refuse_a_short_hand_and_the_random_bot_plays():
+def test_bots_that_read_five_cards_refuse_a_short_hand_and_random_and_call_play():
     from triple_draw.bots import CallingStationBot, EquityBot, HeuristicBot, RandomBot
 
     rules = Rules(deck_ranks=5, deck_suits=2, hand_size=2, draws=2, max_players=2)
-    bot = RandomBot(seed=1)
-    for seed in range(10):
-        h = Hand(rules, [20, 20], seed=seed)
-        while h.actor is not None:
-            h.apply(bot.act(h.view(h.actor)))
-    for cls in (HeuristicBot, CallingStationBot, EquityBot):
+    for bot in (RandomBot(seed=1), CallingStationBot(seed=1)):
+        for seed in range(10):
+            h = Hand(rules, [20, 20], seed=seed)
+            while h.actor is not None:
+                h.apply(bot.act(h.view(h.actor)))
+    for cls in (HeuristicBot, EquityBot):
         h = Hand(rules, [20, 20], seed=1)
         with pytest.raises(ReducedGameError, match="hand of 2 cards"):
             while h.actor is not None:
