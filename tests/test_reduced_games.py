@@ -452,20 +452,21 @@ def test_the_parts_for_the_real_game_refuse_a_member():
     assert issubclass(ReducedGameError, ArgumentError)
 
 
-def test_the_environments_refuse_a_member():
+def test_the_environments_take_a_member_and_refuse_a_bot_that_cannot_play_it():
+    # (they refused every member before issue #24 §1's environments: see
+    # tests/test_env_reduced_games.py for how they play them)
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
     from triple_draw.envs.gym_env import TripleDrawEnv
     from triple_draw.envs.triple_draw_v0 import raw_env
     from triple_draw.envs.vector import TripleDrawVectorEnv
 
-    for make in (
-        lambda: TripleDrawEnv(num_players=2, rules=TINY),
-        lambda: TripleDrawVectorEnv(num_envs=2, num_players=2, rules=TINY),
-        lambda: raw_env(num_players=2, rules=TINY),
-    ):
-        with pytest.raises(ReducedGameError, match="for the real game only"):
-            make()
+    assert TripleDrawEnv(num_players=2, rules=TINY).rules == TINY
+    assert raw_env(num_players=2, rules=TINY).rules == TINY
+    with pytest.raises(ReducedGameError, match="HeuristicBot reads five-card hands"):
+        TripleDrawEnv(num_players=2, rules=TINY, opponents="heuristic")
+    with pytest.raises(ReducedGameError, match="for the real game only"):
+        TripleDrawVectorEnv(num_envs=2, num_players=2, rules=TINY)
 
 
 def test_bots_that_read_five_cards_refuse_a_short_hand_and_random_and_call_play():
