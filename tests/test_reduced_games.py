@@ -463,10 +463,14 @@ def test_the_environments_take_a_member_and_refuse_a_bot_that_cannot_play_it():
 
     assert TripleDrawEnv(num_players=2, rules=TINY).rules == TINY
     assert raw_env(num_players=2, rules=TINY).rules == TINY
-    with pytest.raises(ReducedGameError, match="HeuristicBot reads five-card hands"):
-        TripleDrawEnv(num_players=2, rules=TINY, opponents="heuristic")
-    with pytest.raises(ReducedGameError, match="for the real game only"):
-        TripleDrawVectorEnv(num_envs=2, num_players=2, rules=TINY)
+    assert TripleDrawVectorEnv(num_envs=2, num_players=2, rules=TINY).rules == TINY
+    assert TripleDrawVectorEnv(num_envs=2, rules=TINY, learner=0).rules == TINY
+    for make in (
+        lambda: TripleDrawEnv(num_players=2, rules=TINY, opponents="heuristic"),
+        lambda: TripleDrawVectorEnv(num_envs=2, rules=TINY, learner=0, opponents="heuristic"),
+    ):
+        with pytest.raises(ReducedGameError, match="HeuristicBot reads five-card hands"):
+            make()
 
 
 def test_bots_that_read_five_cards_refuse_a_short_hand_and_random_and_call_play():
