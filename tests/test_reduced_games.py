@@ -452,32 +452,37 @@ def test_the_parts_for_the_real_game_refuse_a_member():
     assert issubclass(ReducedGameError, ArgumentError)
 
 
-def test_the_environments_refuse_a_member():
+def test_the_environments_take_a_member_and_refuse_a_bot_that_cannot_play_it():
+    # (they refused every member before issue #24 §1's environments: see
+    # tests/test_env_reduced_games.py for how they play them)
     pytest.importorskip("gymnasium")
     pytest.importorskip("pettingzoo")
     from triple_draw.envs.gym_env import TripleDrawEnv
     from triple_draw.envs.triple_draw_v0 import raw_env
     from triple_draw.envs.vector import TripleDrawVectorEnv
 
+    assert TripleDrawEnv(num_players=2, rules=TINY).rules == TINY
+    assert raw_env(num_players=2, rules=TINY).rules == TINY
+    assert TripleDrawVectorEnv(num_envs=2, num_players=2, rules=TINY).rules == TINY
+    assert TripleDrawVectorEnv(num_envs=2, rules=TINY, learner=0).rules == TINY
     for make in (
-        lambda: TripleDrawEnv(num_players=2, rules=TINY),
-        lambda: TripleDrawVectorEnv(num_envs=2, num_players=2, rules=TINY),
-        lambda: raw_env(num_players=2, rules=TINY),
+        lambda: TripleDrawEnv(num_players=2, rules=TINY, opponents="heuristic"),
+        lambda: TripleDrawVectorEnv(num_envs=2, rules=TINY, learner=0, opponents="heuristic"),
     ):
-        with pytest.raises(ReducedGameError, match="for the real game only"):
+        with pytest.raises(ReducedGameError, match="HeuristicBot reads five-card hands"):
             make()
 
 
-def test_bots_that_read_five_cards_refuse_a_short_hand_and_the_random_bot_plays():
+def test_bots_that_read_five_cards_refuse_a_short_hand_and_random_and_call_play():
     from triple_draw.bots import CallingStationBot, EquityBot, HeuristicBot, RandomBot
 
     rules = Rules(deck_ranks=5, deck_suits=2, hand_size=2, draws=2, max_players=2)
-    bot = RandomBot(seed=1)
-    for seed in range(10):
-        h = Hand(rules, [20, 20], seed=seed)
-        while h.actor is not None:
-            h.apply(bot.act(h.view(h.actor)))
-    for cls in (HeuristicBot, CallingStationBot, EquityBot):
+    for bot in (RandomBot(seed=1), CallingStationBot(seed=1)):
+        for seed in range(10):
+            h = Hand(rules, [20, 20], seed=seed)
+            while h.actor is not None:
+                h.apply(bot.act(h.view(h.actor)))
+    for cls in (HeuristicBot, EquityBot):
         h = Hand(rules, [20, 20], seed=1)
         with pytest.raises(ReducedGameError, match="hand of 2 cards"):
             while h.actor is not None:

@@ -64,6 +64,8 @@ __all__ = [
     "decide_method",
     "make_bot",
     "parse_bot_specs",
+    "plays_rules",
+    "require_plays",
     "as_action",
     "standard_discard",
     "worst_low",
@@ -411,6 +413,10 @@ class Bot:
     :func:`triple_draw.simulate` sets it to the run's core."""
 
     name = "bot"
+    #: whether the bot plays hands of fewer than five cards (the reduced games with
+    #: ``hand_size < 5``: docs/rules.md, *Reduced games*); :func:`plays_rules` reads it,
+    #: and a bot without the attribute is trusted to
+    plays_short_hands = True
     #: attributes :meth:`_bind` derives from the core (not pickled: rebound on load)
     _derived: tuple[str, ...] = ()
 
@@ -492,6 +498,44 @@ def _refuse_short_hand(bot: Any, obs: Any) -> None:
         ) from None
 
 
+def plays_rules(bot: Any, rules: Any) -> bool:
+    """Whether ``bot`` can play the game of ``rules`` (a :class:`~triple_draw.Rules`):
+    every bot plays a game of five cards in hand (the real game, and the reduced games
+    that keep five cards, where the bots that read five-card hands play as in the real
+    game); a game of fewer cards only a bot whose ``plays_short_hands`` is true
+    (:class:`RandomBot`, :class:`CallingStationBot`, and any bot without the attribute),
+    not :class:`HeuristicBot` or :class:`EquityBot`."""
+    return bool(rules.hand_size == 5 or getattr(bot, "plays_short_hands", True))
+
+
+def require_plays(bot: Any, rules: Any, component: str) -> None:
+    """Refuse ``bot`` for the game of ``rules`` if it cannot play it (:func:`plays_rules`):
+    :class:`~triple_draw.errors.ReducedGameError` naming ``component``, the bot and the
+    game, raised where the bot is given rather than in the middle of a hand."""
+    if not plays_rules(bot, rules):
+        raise ReducedGameError(
+            f"{component}: {type(bot).__name__} reads five-card hands and cannot play a "
+            f"reduced game of {rules.hand_size} card{'s' if rules.hand_size > 1 else ''} in "
+            "hand; RandomBot ('random') and CallingStationBot ('call') play every member"
+        )
+
+
+def _short_discard(hole: Sequence[int], keep_max: int) -> tuple[int, ...]:
+    """The calling station's draw with fewer than five cards in hand (a reduced game, where
+    such a hand ranks by its pairing only, lower ranks better: no straights or flushes):
+    keep one card of each distinct rank at or below ``keep_max`` (of a pair, the lowest
+    id) and throw the rest, so a hand without a pair topped by ``keep_max`` stands pat."""
+    kept: set[int] = set()
+    thrown: list[int] = []
+    for c in sorted(hole):
+        r = c >> 2
+        if r <= keep_max and r not in kept:
+            kept.add(r)
+        else:
+            thrown.append(c)
+    return tuple(thrown)
+
+
 def _seed(seed: Any) -> int | None:
     if seed is not None and type(seed) is not int:
         raise ArgumentTypeError(f"a bot's seed is an int or None, got {seed!r}")
@@ -515,7 +559,8 @@ def decide_method(bot: Any) -> Any:
 
 class RandomBot(Bot):
     """Chooses uniformly among the legal betting actions and discards a uniformly random
-    subset of its cards (each of the 32 choices equally likely).
+    subset of its cards (each of the 32 choices equally likely; with ``k`` cards in hand,
+    as in a reduced game, each of the ``2 ** k``). It plays every reduced game.
 
     ``fold_when_free``: also consider folding when a check is possible (off by default:
     even a random player checks rather than throwing a free hand away)."""
@@ -557,7 +602,13 @@ class RandomBot(Bot):
 
 class CallingStationBot(Bot):
     """Never bets, never folds: checks or calls every street and draws by the standard
-    rule. A baseline that shows whether another bot value-bets."""
+    rule. A baseline that shows whether another bot value-bets.
+
+    It plays every reduced game: with five cards in hand it draws by the standard rule
+    (:func:`standard_discard`, as in the real game); with fewer (``hand_size < 5``,
+    where hands rank by their pairing only) it keeps one card of each distinct rank at
+    or below ``keep_max`` (of a pair, the lowest card id) and throws the rest, so it
+    stands pat on a hand without a pair topped by ``keep_max``."""
 
     name = "call"
 
@@ -578,12 +629,12 @@ class CallingStationBot(Bot):
     def decide(self, obs: Observation) -> Action:
         try:
             if obs.phase == "draw":
-                return make_action(
-                    "discard", None, self._discard(obs.hole, self.keep_max, self._pat)
-                )
+                hole = obs.hole
+                if 0 < len(hole) < 5:  # a reduced game's short hand
+                    return make_action("discard", None, _short_discard(hole, self.keep_max))
+                return make_action("discard", None, self._discard(hole, self.keep_max, self._pat))
             return _call(obs) if obs.to_call > 0 else _CHECK
         except TripleDrawError:
-            _refuse_short_hand(self, obs)
             raise
         except _BAD_INPUT as e:
             raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
@@ -610,6 +661,8 @@ class HeuristicBot(Bot):
     """
 
     name = "heuristic"
+    #: it reads five-card hands: a reduced game of fewer cards is refused
+    plays_short_hands = False
 
     def __init__(
         self,
@@ -807,6 +860,8 @@ class EquityBot(Bot):
     """
 
     name = "equity"
+    #: it reads five-card hands: a reduced game of fewer cards is refused
+    plays_short_hands = False
 
     def __init__(
         self,

@@ -94,9 +94,10 @@ class ArgumentTypeError(ArgumentError, TypeError):
 class ReducedGameError(ArgumentError):
     """The rules of a reduced game (``Rules`` with ``deck_ranks``, ``deck_suits``,
     ``hand_size`` or ``draws`` changed: docs/rules.md, *Reduced games*) given to a part
-    of the package that plays the real game only - the bots that read hands, ``simulate``,
-    the environments, PHH and site histories, the table server; the message names it.
-    It is an :class:`ArgumentError` too."""
+    of the package that plays the real game only - the bots that read five-card hands,
+    ``simulate``, PHH and site histories, the table server - or an environment given an
+    opponent that cannot play the member; the message names it. It is an
+    :class:`ArgumentError` too."""
 
 
 class MissingExtraError(TripleDrawError, ImportError):

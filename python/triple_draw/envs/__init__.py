@@ -22,6 +22,11 @@
 - ``triple_draw.envs.encoding``: the action numbers and the observation vector they all
   share (numpy only).
 
+Each of them plays the real game (the default) and every reduced game
+(docs/rules.md, *Reduced games*): ``variant="tiny"`` (``"small"``, ``"medium"``,
+``"full"``) or ``rules=Rules(deck_ranks=..., deck_suits=..., hand_size=..., draws=...)``
+(the OpenSpiel game: the same names as game parameters).
+
 Importing this package needs none of the extras; each module needs its own.
 """
 

@@ -14,13 +14,19 @@ One episode is one hand. The learner plays one seat; every other seat is played 
 bot (``opponents``). Between two decisions of the learner the bots play, so every
 ``step`` returns the learner's next decision, or the end of the hand.
 
+- Games: the real game (default), or any member of the family of reduced games
+  (docs/rules.md, *Reduced games*), with the OpenSpiel game's parameters: ``variant=``
+  (``"tiny"``, ``"small"``, ``"medium"``, ``"full"``) or ``rules=Rules(deck_ranks=...,
+  deck_suits=..., hand_size=..., draws=...)``.
 - Actions: ``Discrete(35)`` as in every environment of the package
   (:mod:`triple_draw.envs.encoding`): 0 fold, 1 check/call, 2 bet/raise, 3 + m the 32
-  discards. :meth:`TripleDrawEnv.action_masks` (what sb3-contrib's ``MaskablePPO``
-  calls) and ``info["action_mask"]`` give the legal ones.
+  discards (a reduced game: ``Discrete(3 + 2 ** hand_size)``).
+  :meth:`TripleDrawEnv.action_masks` (what sb3-contrib's ``MaskablePPO`` calls) and
+  ``info["action_mask"]`` give the legal ones.
 - Observations: the learner seat's float32 vector of :func:`~triple_draw.envs.encoding.encode`
-  (``Box(0, 1)``): what ``hand.view(seat)`` shows plus its own discards; never another
-  seat's cards.
+  (``Box(0, 1)``; a reduced game's: :meth:`~triple_draw.envs.encoding.Layout.encode`, the
+  same layout with the member's sizes): what ``hand.view(seat)`` shows plus its own
+  discards; never another seat's cards.
 - Reward: 0 until the hand ends, then the learner's net chips divided by
   ``reward_scale``.
 - Hands that end without a decision of the learner (everybody folds to its big blind)
@@ -28,7 +34,7 @@ bot (``opponents``). Between two decisions of the learner the bots play, so ever
   reports them in ``info["skipped_hands"]`` and their chips (already divided by
   ``reward_scale``) in ``info["skipped_reward"]``; add that to the episode returns when
   measuring a win rate.
-- An action outside ``Discrete(35)`` (a bool, a float, 35) raises
+- An action outside the action space (a bool, a float, 35) raises
   :class:`~triple_draw.errors.IllegalActionError`. A legal-looking number that is not
   legal now ends the episode with reward ``illegal_reward`` and
   ``info["illegal_action"] = True`` (as the PettingZoo ``env()`` does; the hand is
@@ -39,6 +45,10 @@ bot (``opponents``). Between two decisions of the learner the bots play, so ever
 >>> obs, info = env.reset(seed=3)
 >>> obs.shape, int(info["action_mask"].sum()) > 0
 ((223,), True)
+>>> tiny = TripleDrawEnv(variant="tiny", opponents="random")
+>>> obs, info = tiny.reset(seed=3)
+>>> obs.shape, tiny.action_space
+((45,), Discrete(5))
 """
 
 from __future__ import annotations
@@ -58,13 +68,11 @@ except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
         "triple_draw.envs.gym_env needs gymnasium: pip install 'triple_draw[gymnasium]'"
     ) from e
 
-from triple_draw.bots import Observation, as_action, decide_method, make_bot
+from triple_draw.bots import Observation, as_action, decide_method, make_bot, require_plays
 from triple_draw.envs.encoding import (
-    N_ACTIONS,
-    action_mask,
-    apply,
-    encode,
-    observation_size,
+    default_opponent,
+    env_rules,
+    layout_of,
     opponent_specs,
     render_as,
 )
@@ -72,7 +80,7 @@ from triple_draw.errors import ArgumentError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_PLAYERS, Rules
-from triple_draw.simulation import _bot_label, table_rules
+from triple_draw.simulation import _bot_label
 
 __all__ = ["TripleDrawEnv", "ENV_ID"]
 
@@ -83,21 +91,30 @@ _MAX_SKIPS = 10_000
 
 
 class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
-    """``TripleDrawEnv(num_players=2, opponents="heuristic", rules=None, seat=None,
+    """``TripleDrawEnv(num_players=2, opponents=None, rules=None, seat=None,
     stacks=100, button=None, reward_scale=1.0, illegal_reward=-1.0, render_mode=None,
-    core=None)``
+    core=None, variant=None)``
 
-    - ``num_players``: 2 to 8 (the rules get room for them).
+    - ``num_players``: 2 to 8 (the rules get room for them; a reduced game's deck serves
+      ``deck_ranks * deck_suits // hand_size - 1`` at most).
     - ``opponents``: one bot for every other seat, or a list of ``num_players - 1``:
       names for :func:`~triple_draw.bots.make_bot` (``"heuristic"``, ``"random"``,
       ``"call"``, ``"equity"``, ``"module:Class"``) or bot objects (copied per seat).
       ``opponents[i]`` sits ``i + 1`` seats after the learner, wherever the learner sits.
-      They are reseeded from the environment's seeded stream at every reset.
+      They are reseeded from the environment's seeded stream at every reset. Default
+      (``None``): ``"heuristic"``, or ``"call"`` in a reduced game of fewer than five
+      cards in hand, which the heuristic bot cannot play: a bot that cannot play the
+      game is refused here (:class:`~triple_draw.errors.ReducedGameError`,
+      :func:`~triple_draw.bots.plays_rules`), not in the middle of a hand.
     - ``seat``: the learner's seat, or ``None`` (default) to move it one seat on every
       hand (it starts at a seat drawn from the seeded stream).
     - ``stacks``: every seat's stack at the start of each hand; ``button``: a fixed
       button, or ``None`` for one drawn from the seeded stream each hand.
-    - ``rules``: a :class:`~triple_draw.Rules` (default ``Rules()``, 1/2 blinds, 2/4).
+    - ``rules``: a :class:`~triple_draw.Rules` (default ``Rules()``, 1/2 blinds, 2/4),
+      of the real game or of any reduced game; ``variant``: the name of a member of the
+      family (:meth:`Rules.variant <triple_draw.Rules.variant>`), as the OpenSpiel game
+      takes it. Given both, the rules must be of the variant's member
+      (:func:`~triple_draw.envs.encoding.env_rules`).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012
@@ -105,7 +122,7 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
     def __init__(
         self,
         num_players: int = 2,
-        opponents: Any = "heuristic",
+        opponents: Any = None,
         rules: Rules | None = None,
         seat: int | None = None,
         stacks: int = 100,
@@ -114,11 +131,12 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
         illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
         core: Any = None,
+        variant: str | None = None,
     ) -> None:
         if type(num_players) is not int or not 2 <= num_players <= MAX_PLAYERS:
             raise ArgumentError(f"num_players must be an int 2..{MAX_PLAYERS}, got {num_players!r}")
         n = num_players
-        rules = table_rules(n, rules, "TripleDrawEnv")
+        rules = env_rules(n, rules, variant, "TripleDrawEnv")
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
             raise ArgumentError(f"seat must be a seat 0..{n - 1} or None, got {seat!r}")
         if button is not None and (type(button) is not int or not 0 <= button < n):
@@ -137,7 +155,11 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ArgumentError(f"illegal_reward must be a number or None, got {illegal_reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ArgumentError(f"render_mode must be 'human', 'ansi' or None, got {render_mode!r}")
+        if opponents is None:
+            opponents = default_opponent(rules)
         bots = [make_bot(s, core=core) for s in opponent_specs(opponents, n)]
+        for b in bots:
+            require_plays(b, rules, "TripleDrawEnv")
         self.opponents = [
             copy.deepcopy(b) if any(b is c for c in bots[:i]) else b for i, b in enumerate(bots)
         ]
@@ -150,10 +172,13 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.render_mode = render_mode
         self._core = core
+        #: the layout of the observations and actions (the real game's, or the member's)
+        self.layout = layout_of(rules)
+        self._n_actions = self.layout.n_actions
         self.observation_space = spaces.Box(
-            low=0.0, high=1.0, shape=(observation_size(n),), dtype=np.float32
+            low=0.0, high=1.0, shape=(self.layout.observation_size(n),), dtype=np.float32
         )
-        self.action_space = spaces.Discrete(N_ACTIONS)
+        self.action_space = spaces.Discrete(self._n_actions)
         self.hand: Hand | None = None
         #: the learner's seat in the current hand
         self.seat = 0 if seat is None else seat
@@ -202,14 +227,15 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _obs(self) -> np.ndarray:
         assert self.hand is not None
-        return encode(self.hand, self.seat)
+        return self.layout.encode(self.hand, self.seat)
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions as a bool vector of 35 (all False once the hand
-        is over): what sb3-contrib's ``MaskablePPO`` asks for."""
+        """The learner's legal actions as a bool vector of 35 (a reduced game: of
+        ``3 + 2 ** hand_size``; all False once the hand is over): what sb3-contrib's
+        ``MaskablePPO`` asks for."""
         if self.hand is None or self._over:
-            return np.zeros(N_ACTIONS, dtype=bool)
-        return action_mask(self.hand).astype(bool)
+            return np.zeros(self._n_actions, dtype=bool)
+        return self.layout.action_mask(self.hand).astype(bool)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat, **extra}
@@ -247,13 +273,14 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
         hand = self.hand
         if hand is None or self._over:
             raise IllegalActionError("the hand is over: call reset()")
+        k = self._n_actions
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(
-                f"an action is an int 0..{N_ACTIONS - 1} (Discrete({N_ACTIONS})), got {action!r}"
+                f"an action is an int 0..{k - 1} (Discrete({k})), got {action!r}"
             )
-        if not 0 <= action < N_ACTIONS:
-            raise IllegalActionError(f"action must be 0..{N_ACTIONS - 1}, got {action!r}")
-        mask = action_mask(hand)
+        if not 0 <= action < k:
+            raise IllegalActionError(f"action must be 0..{k - 1}, got {action!r}")
+        mask = self.layout.action_mask(hand)
         if not mask[action]:
             penalty = self.illegal_reward
             if penalty is None:
@@ -264,7 +291,7 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
                 )
             self._over = True
             return self._obs(), penalty, True, False, self._info(illegal_action=True)
-        apply(hand, action)
+        self.layout.apply(hand, action)
         self._play_bots(hand)
         reward = 0.0
         if hand.actor is None:

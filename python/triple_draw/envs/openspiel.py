@@ -101,6 +101,7 @@ from triple_draw.envs import encoding as enc
 from triple_draw.errors import ArgumentError, HistoryError, IllegalActionError, TripleDrawError
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
+from triple_draw.game.rules import VARIANTS as _VARIANTS
 from triple_draw.game.rules import Rules
 from triple_draw.phh.base import phh_order
 
@@ -140,13 +141,9 @@ DEFAULT_PARAMS: dict[str, Any] = {
 }
 #: The members of the family of reduced games by name (``variant``): the values of the
 #: parameters a variant sets (a parameter left at 0 takes its variant's value; one given
-#: overrides it). "full" is the real game.
-VARIANTS: dict[str, dict[str, int]] = {
-    "tiny": {"deck_ranks": 3, "deck_suits": 2, "hand_size": 1, "draws": 1, "raise_cap": 1},
-    "small": {"deck_ranks": 4, "deck_suits": 2, "hand_size": 2, "draws": 1, "raise_cap": 1},
-    "medium": {"deck_ranks": 6, "deck_suits": 2, "hand_size": 3, "draws": 2, "raise_cap": 2},
-    "full": {"deck_ranks": 13, "deck_suits": 4, "hand_size": 5, "draws": 3, "raise_cap": 3},
-}
+#: overrides it). "full" is the real game. The one table of the package
+#: (:data:`triple_draw.game.rules.VARIANTS`, which the environments read too).
+VARIANTS = _VARIANTS
 #: the parameters a variant sets (0 in DEFAULT_PARAMS: "the variant's")
 _VARIANT_KEYS = ("deck_ranks", "deck_suits", "hand_size", "draws", "raise_cap")
 _RULE_KEYS = (

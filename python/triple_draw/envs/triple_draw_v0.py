@@ -9,9 +9,15 @@
 ...     env.step(None if done else env.action_space(agent).sample(obs["action_mask"]))
 
 - Agents ``player_0`` ... ``player_{n-1}``: agent ``player_i`` plays seat ``i``.
+- Games: the real game (default), or any member of the family of reduced games
+  (docs/rules.md, *Reduced games*), with the OpenSpiel game's parameters: ``variant=``
+  (``"tiny"``, ``"small"``, ``"medium"``, ``"full"``) or ``rules=Rules(deck_ranks=...,
+  deck_suits=..., hand_size=..., draws=...)``; the spaces take the member's sizes
+  (:class:`~triple_draw.envs.encoding.Layout`).
 - Actions: ``Discrete(35)`` (see :mod:`triple_draw.envs.encoding`): 0 fold, 1 check/call,
-  2 bet/raise, 3 + m the 32 discards (bit i of m throws the i-th lowest card by id).
-  ``obs["action_mask"]`` marks the legal ones (all zero for an agent not to act).
+  2 bet/raise, 3 + m the 32 discards (bit i of m throws the i-th lowest card by id); a
+  reduced game: ``Discrete(3 + 2 ** hand_size)``. ``obs["action_mask"]`` marks the
+  legal ones (all zero for an agent not to act).
 - Observations: ``{"observation": float32 vector, "action_mask": int8 vector}``; the
   vector (:mod:`triple_draw.envs.encoding`) holds only what that seat may know: what
   ``hand.view(seat)`` shows plus the seat's own discards.
@@ -24,7 +30,9 @@
   Layout: for each seat 0..n-1 a 52-card one-hot of the cards it holds (a folded seat:
   the cards it folded), then for each seat the 52 cards it has thrown, then the
   observation of seat 0 (the public state: chips, bets, folds, draws, button, actor).
-  Train a critic on it; never let a policy that acts read it.
+  In a reduced game of ``D`` cards each one-hot has ``D`` entries (by index in the deck):
+  ``2 * D * n + observation size``. Train a critic on it; never let a policy that acts
+  read it.
 
 ``env()`` wraps ``raw_env`` the PettingZoo way: an illegal action ends the episode with
 ``illegal_reward`` for the offender (TerminateIllegalWrapper), an out-of-range action
@@ -52,19 +60,11 @@ except ModuleNotFoundError as e:  # pragma: no cover - only without the extra
         "triple_draw.envs needs pettingzoo and gymnasium: pip install 'triple_draw[pettingzoo]'"
     ) from e
 
-from triple_draw.envs.encoding import (
-    N_ACTIONS,
-    action_mask,
-    apply,
-    features,
-    observation_size,
-    render_as,
-)
+from triple_draw.envs.encoding import env_rules, layout_of, render_as
 from triple_draw.errors import ArgumentError, IllegalActionError
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_PLAYERS, Rules
-from triple_draw.simulation import table_rules
 
 __all__ = ["env", "raw_env"]
 
@@ -124,20 +124,26 @@ class _AssertOutOfBounds(_Forward, wrappers.AssertOutOfBoundsWrapper):  # type: 
     ``Discrete(35)``, a bool, or ``None`` for an agent still to act raises
     :class:`IllegalActionError` and changes nothing."""
 
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        #: the size of the action space (35; a reduced game: ``3 + 2 ** hand_size``)
+        self._n_actions: int = env.unwrapped.n_actions
+
     def step(self, action: Any) -> None:
+        k = self._n_actions
         if isinstance(action, (bool, np.bool_)):
             # a bool passes Discrete.contains (it is an int) and then indexes the action
             # mask as a boolean array: refuse it here, with the package's error
             raise IllegalActionError(
                 f"action {action!r} of {self.agent_selection} is a bool, not an action: "
-                f"use an int 0..{N_ACTIONS - 1} (Discrete({N_ACTIONS}))"
+                f"use an int 0..{k - 1} (Discrete({k}))"
             )
-        if not (type(action) is int and 0 <= action < N_ACTIONS):
+        if not (type(action) is int and 0 <= action < k):
             agent = self.agent_selection
             dead = self.terminations[agent] or self.truncations[agent]
             if not ((action is None and dead) or self.action_space(agent).contains(action)):
                 raise IllegalActionError(
-                    f"action {action!r} of {agent} is not in the action space Discrete({N_ACTIONS})"
+                    f"action {action!r} of {agent} is not in the action space Discrete({k})"
                 )
         self.env.step(action)
 
@@ -189,10 +195,14 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming
     """``raw_env(num_players=2, stacks=100, rules=None, button=None, reward_scale=1.0,
-    render_mode=None, core=None)``
+    render_mode=None, core=None, variant=None)``
 
     - ``stacks``: every seat's stack at the start of each hand (an int, or one per seat).
-    - ``rules``: a :class:`Rules` (default ``Rules()``: blinds 1/2, limits 2/4).
+    - ``rules``: a :class:`Rules` (default ``Rules()``: blinds 1/2, limits 2/4), of the
+      real game or of any reduced game; ``variant``: the name of a member of the family
+      (:meth:`Rules.variant <triple_draw.Rules.variant>`), as the OpenSpiel game takes it.
+      Given both, the rules must be of the variant's member
+      (:func:`~triple_draw.envs.encoding.env_rules`).
     - ``button``: the button's seat, or ``None`` for a seat drawn from the seeded stream.
     - ``render_mode``: ``None``, ``"human"`` (print) or ``"ansi"`` (return the text).
     """
@@ -213,13 +223,17 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         reward_scale: float = 1.0,
         render_mode: str | None = None,
         core: Any = None,
+        variant: str | None = None,
     ) -> None:
-        EzPickle.__init__(self, num_players, stacks, rules, button, reward_scale, render_mode, core)
+        EzPickle.__init__(
+            self, num_players, stacks, rules, button, reward_scale, render_mode, core, variant
+        )
         super().__init__()
         if type(num_players) is not int or not 2 <= num_players <= MAX_PLAYERS:
             raise ArgumentError(f"num_players must be 2..{MAX_PLAYERS}, got {num_players!r}")
-        # (None: Rules(max_players=max(6, num_players)); else rules that seat them all)
-        rules = table_rules(num_players, rules, "the PettingZoo environment")
+        # (None: Rules(max_players=max(6, num_players)), or the variant's member; else
+        # rules that seat them all, and a deck that serves them)
+        rules = env_rules(num_players, rules, variant, "the PettingZoo environment")
         st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
         if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
             raise ArgumentError(
@@ -244,25 +258,31 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         self._core = core
         self._total = sum(st)
         self._scale = 1.0 / self._total
-        self._size = observation_size(num_players)
+        #: the layout of the observations and actions (the real game's, or the member's)
+        self.layout = lay = layout_of(rules)
+        #: the number of actions (35 in the real game, ``3 + 2 ** hand_size``)
+        self.n_actions = lay.n_actions
+        self._size = size = lay.observation_size(num_players)
+        self._features = lay.features
         self._discards: list[list[int]] = [[] for _ in range(num_players)]
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        size = observation_size(num_players)
         self.observation_spaces = {
             a: spaces.Dict(
                 {
                     "observation": spaces.Box(low=0.0, high=1.0, shape=(size,), dtype=np.float32),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
+                    "action_mask": spaces.Box(
+                        low=0, high=1, shape=(self.n_actions,), dtype=np.int8
+                    ),
                 }
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.n_actions) for a in self.possible_agents}
         #: the space of :meth:`state` (privileged: every seat's cards)
         self.state_space = spaces.Box(
-            low=0.0, high=1.0, shape=(104 * num_players + size,), dtype=np.float32
+            low=0.0, high=1.0, shape=(2 * lay.deck_size * num_players + size,), dtype=np.float32
         )
         self.np_random: np.random.Generator | None = None
         self.hand: Hand | None = None
@@ -317,7 +337,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
                 f"{agent} is to act: None is only for agents whose episode is over"
             )
         seat = hand.actor
-        thrown = apply(hand, action)  # IllegalActionError before anything changes
+        thrown = self.layout.apply(hand, action)  # IllegalActionError before anything changes
         if thrown is not None:
             self._discards[seat].extend(thrown)
         self._cumulative_rewards[agent] = 0.0
@@ -356,14 +376,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         vi: list[int] = []
         vv: list[float] = []
         # every seat's draw counts: the hand's public record
-        features(ones, vi, vv, hand, seat, self._discards[seat], hand._draws, self._scale)
+        self._features(ones, vi, vv, hand, seat, self._discards[seat], hand._draws, self._scale)
         obs = np.zeros(self._size, dtype=np.float32)
         obs[ones] = 1.0
         obs[vi] = vv
         if agent == self.agent_selection and hand.actor == seat:
-            mask = action_mask(hand)
+            mask = self.layout.action_mask(hand)
         else:
-            mask = np.zeros(N_ACTIONS, dtype=np.int8)
+            mask = np.zeros(self.n_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def state(self) -> np.ndarray:
@@ -371,13 +391,15 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         seat's cards (the layout is in the module docs)."""
         hand = self._hand()
         n = self.n
+        d = self.layout.deck_size
+        index = self.layout.index
         out = np.zeros(self.state_space.shape, dtype=np.float32)
         for s in range(n):
-            out[52 * s + np.array(hand.hole_ids(s), dtype=np.int64)] = 1.0
+            out[d * s + np.array([index[c] for c in hand.hole_ids(s)], dtype=np.int64)] = 1.0
             thrown = self._discards[s]
             if thrown:
-                out[52 * (n + s) + np.array(thrown, dtype=np.int64)] = 1.0
-        out[104 * n :] = self.observe(self.possible_agents[0])["observation"]
+                out[d * (n + s) + np.array([index[c] for c in thrown], dtype=np.int64)] = 1.0
+        out[2 * d * n :] = self.observe(self.possible_agents[0])["observation"]
         return out
 
     # -- rendering ---------------------------------------------------------------------------

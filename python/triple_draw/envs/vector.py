@@ -22,6 +22,16 @@ before the learner acted), and under same-step autoreset ``final_obs`` (an objec
 and ``final_info`` (a dict of arrays with ``_key`` masks) as Gymnasium 1.x lays them out.
 The bullets below describe self-play.
 
+**Games**: the real game (default), or any member of the family of reduced games
+(docs/rules.md, *Reduced games*), with the OpenSpiel game's parameters: ``variant=``
+(``"tiny"``, ``"small"``, ``"medium"``, ``"full"``) or ``rules=Rules(deck_ranks=...,
+deck_suits=..., hand_size=..., draws=...)``, in both modes. The arrays take the member's
+sizes (:class:`~triple_draw.envs.encoding.Layout`: ``layout.observation_size(n)``
+columns of observations, ``layout.n_actions = 3 + 2 ** hand_size`` actions); the real
+game's are those below. In the learner mode, a bot that cannot play the member is
+refused when the environment is made (:class:`~triple_draw.errors.ReducedGameError`),
+and the default opponent is the calling station where the heuristic bot cannot play.
+
 - **Observations** ``(num_envs, observation_size(num_players))`` float32: row ``i`` is what
   the seat ``info["seat"][i]`` may know in hand ``i`` (layout:
   :mod:`triple_draw.envs.encoding`; the same information as ``hand.view(seat)`` plus the
@@ -86,6 +96,7 @@ from triple_draw.envs.encoding import (
     BET_RAISE,
     CHECK_CALL,
     DISCARD_OFFSET,
+    FULL,
     N_ACTIONS,
     OBS_CHIPS,
     OBS_DISCARDS,
@@ -96,7 +107,10 @@ from triple_draw.envs.encoding import (
     OBS_STREET,
     OBS_TO_ACT,
     PER_PLAYER,
-    observation_size,
+    Layout,
+    default_opponent,
+    env_rules,
+    layout_of,
     opponent_specs,
 )
 from triple_draw.bots import (
@@ -132,6 +146,7 @@ from triple_draw.bots import (
     make_bot,
     new_observation,
     observation_fields,
+    require_plays,
 )
 from triple_draw.errors import ArgumentError, BatchTypeError, IllegalActionError, TripleDrawError
 from triple_draw.game.actions import Action
@@ -139,7 +154,7 @@ from triple_draw.game.core import resolve_core
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_PLAYERS, Rules
 from triple_draw.game.betting import round_action
-from triple_draw.simulation import _bot_label, _folded_of, table_rules
+from triple_draw.simulation import _bot_label, _folded_of
 
 __all__ = ["ClosedEnvError", "TripleDrawVectorEnv", "hand_seed"]
 
@@ -167,17 +182,14 @@ def hand_seed(seed: int, index: int, episode: int) -> int:
     return _mix(_mix(_mix(seed & _M64) ^ index) ^ episode) >> 1
 
 
-_BET_ROW = np.zeros(N_ACTIONS, dtype=np.int8)
-_BET_ROW[:2] = 1
-_RAISE_ROW = _BET_ROW.copy()
-_RAISE_ROW[2] = 1
-_DRAW_ROW = np.zeros(N_ACTIONS, dtype=np.int8)
-_DRAW_ROW[DISCARD_OFFSET:] = 1
-_PER = PER_PLAYER
-_NO_CARDS = (-1,) * 5
-#: the action mask of each row code: 0 betting, 1 betting with a raise allowed, 2 draw,
-#: 3 over
-_MASKS = np.stack([_BET_ROW, _RAISE_ROW, _DRAW_ROW, np.zeros(N_ACTIONS, dtype=np.int8)])
+def _masks(lay: Layout) -> np.ndarray:
+    """The action mask of each row code of a layout's game: 0 betting, 1 betting with a
+    raise allowed, 2 draw, 3 over."""
+    return np.stack([lay.bet_mask, lay.raise_mask, lay.draw_mask, lay.no_mask])
+
+
+#: the real game's masks of the row codes
+_MASKS = _masks(FULL)
 
 
 def _encode_batch(
@@ -188,46 +200,58 @@ def _encode_batch(
     scale: float,
     size: int,
     m: int,
+    lay: Layout = FULL,
 ) -> np.ndarray:
     """Encode ``m`` hands from their rows of ints (``[seat, actor, phase, street, level,
-    raises, button, 5 cards (or -1), stacks, bets, committed, live]``: live is the hand's
-    ``_live``, 1 for a seat not folded), the seat's
-    discards ``(m, 52)`` and every seat's draws ``(m, n, 3)`` (-1: not drawn)."""
+    raises, button, H cards (or -1), stacks, bets, committed, live]``: live is the hand's
+    ``_live``, 1 for a seat not folded; ``H`` the game's hand size), the seat's discards
+    ``(m, D)`` (by index in the deck of ``D`` cards) and every seat's draws ``(m, n, K)``
+    (-1: not drawn; ``K`` the game's draws), in the layout ``lay`` of the game (the
+    real game's by default)."""
     out = np.zeros((m, size), dtype=np.float32)
     r = np.arange(m)
     seat = t[:, 0]
     actor = t[:, 1]
     phase = t[:, 2]
-    cards = t[:, 7:12]
+    h = lay.hand_size
+    cards = t[:, 7 : 7 + h]
     live = cards[:, 0] >= 0
     lr = r[live]
     lc = cards[live]
-    for k in range(5):
+    slots = lay.obs_slots
+    w = lay.slot_width
+    ranks = lay.deck_ranks
+    for k in range(h):
         c = lc[:, k]
-        out[lr, c] = 1.0
-        out[lr, OBS_SLOTS + 17 * k + c // 4] = 1.0
-        out[lr, OBS_SLOTS + 17 * k + 13 + c % 4] = 1.0
-    out[:, OBS_DISCARDS : OBS_DISCARDS + 52] = discards
-    out[r, OBS_PHASE + phase] = 1.0
-    out[r, OBS_STREET + t[:, 3]] = 1.0
-    out[:, OBS_TO_ACT] = actor == seat
-    p = 12
+        rank = c // 4
+        suit = c % 4
+        out[lr, rank * lay.deck_suits + suit] = 1.0  # the card's index in the deck
+        out[lr, slots + w * k + rank] = 1.0
+        out[lr, slots + w * k + ranks + suit] = 1.0
+    at = lay.obs_discards
+    out[:, at : at + lay.deck_size] = discards
+    out[r, lay.obs_phase + phase] = 1.0
+    out[r, lay.obs_street + t[:, 3]] = 1.0
+    out[:, lay.obs_to_act] = actor == seat
+    chips = lay.obs_chips
+    p = 7 + h
     stacks = t[:, p : p + n]
     bets = t[:, p + n : p + 2 * n]
     committed = t[:, p + 2 * n : p + 3 * n]
     folded = t[:, p + 3 * n : p + 4 * n] == 0
     level = t[:, 4]
-    out[:, OBS_CHIPS] = np.minimum(1.0, committed.sum(axis=1) * scale)
-    out[:, OBS_CHIPS + 1] = np.minimum(1.0, level * scale)
+    out[:, chips] = np.minimum(1.0, committed.sum(axis=1) * scale)
+    out[:, chips + 1] = np.minimum(1.0, level * scale)
     owe = np.clip(level - bets[r, seat], 0, stacks[r, seat])
     owe[folded[r, seat] | (phase != 0)] = 0
-    out[:, OBS_CHIPS + 2] = np.minimum(1.0, owe * scale)
-    out[:, OBS_RAISES] = np.minimum(1.0, t[:, 5] / 5)
+    out[:, chips + 2] = np.minimum(1.0, owe * scale)
+    out[:, lay.obs_raises] = np.minimum(1.0, t[:, 5] / 5)
     order = (seat[:, None] + np.arange(n)) % n
     rr = r[:, None]
     st = stacks[rr, order]
     fo = folded[rr, order]
-    block = np.zeros((m, n, _PER), dtype=np.float32)
+    per = lay.per_player
+    block = np.zeros((m, n, per), dtype=np.float32)
     block[:, :, 0] = np.minimum(1.0, st * scale)
     block[:, :, 1] = np.minimum(1.0, bets[rr, order] * scale)
     block[:, :, 2] = np.minimum(1.0, committed[rr, order] * scale)
@@ -237,8 +261,8 @@ def _encode_batch(
     block[:, :, 6] = order == actor[:, None]
     block[:, :, 7] = ~fo
     d = draws[rr, order]
-    block[:, :, 8:11] = np.where(d >= 0, (d + 1) / 6, 0.0)
-    out[:, OBS_PLAYERS:] = block.reshape(m, n * _PER)
+    block[:, :, 8 : 8 + lay.draws] = np.where(d >= 0, (d + 1) / (h + 1), 0.0)
+    out[:, lay.obs_players :] = block.reshape(m, n * per)
     return out
 
 
@@ -315,16 +339,27 @@ def _perform(h: Hand, code: int, cards: Sequence[int] | None) -> None:
 class TripleDrawVectorEnv(VectorEnv):
     """``TripleDrawVectorEnv(num_envs=64, num_players=2, stacks=100, rules=None,
     button=None, reward_scale=1.0, autoreset_mode="next_step", core=None, learner=None,
-    opponents=None)``
+    opponents=None, variant=None)``
 
     - ``stacks``: every seat's stack at the start of each hand (an int, or one per seat).
-    - ``rules``: a :class:`Rules` (default ``Rules()``: blinds 1/2, limits 2/4).
+    - ``rules``: a :class:`Rules` (default ``Rules()``: blinds 1/2, limits 2/4), of the
+      real game or of any reduced game; ``variant``: the name of a member of the family
+      (:meth:`Rules.variant <triple_draw.Rules.variant>`), as the OpenSpiel game takes it.
+      Given both, the rules must be of the variant's member
+      (:func:`~triple_draw.envs.encoding.env_rules`).
     - ``button``: a fixed button seat, or ``None`` for one derived from each hand's seed.
     - ``reward_scale``: rewards are chips divided by it.
     - ``learner``: the learner's seat (the learner mode), or ``None`` for self-play.
     - ``opponents`` (learner mode): one bot for every other seat, or a list of
       ``num_players - 1`` (:func:`~triple_draw.bots.make_bot` names or bot objects; default
-      ``"heuristic"``); ``opponents[k]`` sits ``k + 1`` seats after the learner.
+      ``"heuristic"``, or ``"call"`` in a reduced game of fewer than five cards in hand);
+      ``opponents[k]`` sits ``k + 1`` seats after the learner. A bot that cannot play the
+      game is refused here (:class:`~triple_draw.errors.ReducedGameError`).
+
+    The learner mode's loop is chosen here, once: the compiled loop
+    (``_core.VectorLearner``) for the real game on the compiled core, else the Python
+    loop (:meth:`_step_learner`, the compiled loop's twin), which is the one that plays a
+    reduced game (the compiled loop is built for the real game).
 
     See the module docs for the arrays ``reset``/``step`` return.
     """
@@ -343,13 +378,15 @@ class TripleDrawVectorEnv(VectorEnv):
         core: Any = None,
         learner: int | None = None,
         opponents: Any = None,
+        variant: str | None = None,
     ) -> None:
         if type(num_envs) is not int or num_envs < 1:
             raise ArgumentError(f"num_envs must be an int >= 1, got {num_envs!r}")
         if type(num_players) is not int or not 2 <= num_players <= MAX_PLAYERS:
             raise ArgumentError(f"num_players must be 2..{MAX_PLAYERS}, got {num_players!r}")
-        # (None: Rules(max_players=max(6, num_players)); else rules that seat them all)
-        rules = table_rules(num_players, rules, "TripleDrawVectorEnv")
+        # (None: Rules(max_players=max(6, num_players)), or the variant's member; else
+        # rules that seat them all, and a deck that serves them)
+        rules = env_rules(num_players, rules, variant, "TripleDrawVectorEnv")
         st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
         if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
             raise ArgumentError(
@@ -382,12 +419,18 @@ class TripleDrawVectorEnv(VectorEnv):
         self._native: list[tuple[Any, ...] | None] = [None] * num_players
         if learner is not None:
             if opponents is None:
-                opponents = "heuristic"
+                opponents = default_opponent(rules)
             proto = [make_bot(x, core=core) for x in opponent_specs(opponents, num_players)]
+            for b in proto:
+                require_plays(b, rules, "TripleDrawVectorEnv")
             #: ``opponents[k]`` sits ``k + 1`` seats after the learner
             self.opponents = proto
             compiled = resolve_core("compiled")
-            if resolve_core(core) is compiled and hasattr(compiled, "VectorLearner"):
+            if (
+                not rules.reduced
+                and resolve_core(core) is compiled
+                and hasattr(compiled, "VectorLearner")
+            ):
                 for k, b in enumerate(proto):
                     spec = _native_bot(b, compiled)
                     if spec != ("python",):
@@ -408,20 +451,29 @@ class TripleDrawVectorEnv(VectorEnv):
         self._same_step = autoreset_mode == "same_step"
         self._core = core
         self._scale = 1.0 / sum(st)
-        self.obs_size = size = observation_size(num_players)
+        #: the layout of the observations and actions (the real game's, or the member's)
+        self.layout = lay = layout_of(rules)
+        #: the number of actions (35 in the real game, ``3 + 2 ** hand_size``)
+        self.n_actions = n_actions = lay.n_actions
+        self._masks = _masks(lay)
+        #: card id -> its index in the deck (the id itself in the real game; -1 for the
+        #: cards outside a reduced game's deck, which its hands never hold)
+        self._index = tuple(-1 if i is None else i for i in lay.index)
+        self._no_cards = (-1,) * lay.hand_size
+        self.obs_size = size = lay.observation_size(num_players)
         self._skipped = np.zeros(num_envs, dtype=np.int64)
         self._skipped_reward = np.zeros(num_envs, dtype=np.float32)
         self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.observation_space = spaces.Box(0.0, 1.0, (num_envs, size), np.float32)
-        self.single_action_space = spaces.Discrete(N_ACTIONS)
-        self.action_space = spaces.MultiDiscrete(np.full(num_envs, N_ACTIONS))
+        self.single_action_space = spaces.Discrete(n_actions)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, n_actions))
         self.closed = False
         self.seed_value: int | None = None
         #: the current hand of every slot (read them; drive them only through ``step``)
         self.hands: list[Hand] = []
         self._episode = [0] * num_envs
-        self._disc_arr = np.zeros((num_envs, num_players, 52), dtype=np.float32)
-        self._draw_arr = np.full((num_envs, num_players, 3), -1, dtype=np.int64)
+        self._disc_arr = np.zeros((num_envs, num_players, lay.deck_size), dtype=np.float32)
+        self._draw_arr = np.full((num_envs, num_players, lay.draws), -1, dtype=np.int64)
         self._ndraws = [[0] * num_players for _ in range(num_envs)]
         self._done = [False] * num_envs
         self._slot_keys = [0] * num_envs
@@ -432,14 +484,15 @@ class TripleDrawVectorEnv(VectorEnv):
         self._button = [0] * num_envs
         self._seat = np.zeros(num_envs, dtype=np.int64)
         self._actor = np.zeros(num_envs, dtype=np.int64)
-        self._mask = np.zeros((num_envs, N_ACTIONS), dtype=np.int8)
+        self._mask = np.zeros((num_envs, n_actions), dtype=np.int8)
         self._arange = np.arange(num_envs)
         #: the learner mode's compiled loop (_core.VectorLearner), made at the first reset
-        #: when the hands are on the compiled core; ``None``: the Python loop below (its
-        #: twin, which the tests hold it to) - set ``_compiled = False`` before the first
-        #: reset to take it
+        #: when the hands are of the real game on the compiled core; ``None``: the Python
+        #: loop below (its twin, which the tests hold it to) - set ``_compiled = False``
+        #: before the first reset to take it. A reduced game always takes the Python loop:
+        #: the compiled one is built for the real game's layout (chosen here, once)
         self._loop: Any = None
-        self._compiled = learner is not None
+        self._compiled = learner is not None and not rules.reduced
 
     def _copy_bots(self, every: bool) -> None:
         """Give each slot its own copy of the bot of every seat (``every``) or of the seats
@@ -630,6 +683,7 @@ class TripleDrawVectorEnv(VectorEnv):
         last_seat = self._last_seat
         episode = self._episode
         start = self.stacks
+        index = self._index
         for i in range(n_envs):
             if done[i]:  # next-step autoreset: this step deals the next hand
                 episode[i] += 1
@@ -647,7 +701,7 @@ class TripleDrawVectorEnv(VectorEnv):
                 if k:
                     d_env += [i] * k
                     d_seat += [s] * k
-                    d_card += cards
+                    d_card += [index[c] for c in cards]
                 d = ndraws[i]
                 w_env.append(i)
                 w_seat.append(s)
@@ -731,7 +785,7 @@ class TripleDrawVectorEnv(VectorEnv):
         in place), or ``None``: self-play, hands on another core than the compiled one (the
         reference core's environment never calls the compiled core), or ``_compiled``
         turned off."""
-        if self.learner is None or not self._compiled:
+        if self.learner is None or not self._compiled or self.rules.reduced:
             return None
         compiled = resolve_core("compiled")
         loop = getattr(compiled, "VectorLearner", None)
@@ -807,7 +861,8 @@ class TripleDrawVectorEnv(VectorEnv):
         if code == DISCARD:
             k = len(cards)
             if k:
-                self._disc_arr[i, s, list(cards)] = 1.0
+                index = self._index
+                self._disc_arr[i, s, [index[c] for c in cards]] = 1.0
             d = self._ndraws[i]
             self._draw_arr[i, s, d[s]] = k
             d[s] += 1
@@ -975,7 +1030,7 @@ class TripleDrawVectorEnv(VectorEnv):
         for i in ended:
             hand[i] = self._episode[i]
             net[i] = rewards[i] * self.reward_scale
-        action_mask = np.zeros((n_envs, N_ACTIONS), dtype=np.int8)
+        action_mask = np.zeros((n_envs, self.n_actions), dtype=np.int8)
         return {
             "action_mask": action_mask, "_action_mask": mask,
             "hand": hand, "_hand": mask,
@@ -990,12 +1045,11 @@ class TripleDrawVectorEnv(VectorEnv):
             raise BatchTypeError(f"actions must have shape ({self.num_envs},), got {arr.shape}")
         if arr.dtype.kind not in "iu":
             raise BatchTypeError(f"actions must be integers, got dtype {arr.dtype}")
-        bad = np.flatnonzero((arr < 0) | (arr >= N_ACTIONS))
+        top = self.n_actions
+        bad = np.flatnonzero((arr < 0) | (arr >= top))
         if bad.size:
             i = int(bad[0])
-            raise IllegalActionError(
-                f"hand {i}: action must be 0..{N_ACTIONS - 1}, got {int(arr[i])}"
-            )
+            raise IllegalActionError(f"hand {i}: action must be 0..{top - 1}, got {int(arr[i])}")
         illegal = np.flatnonzero(self._mask[self._arange, arr] == 0)
         for i in illegal.tolist():
             if not self._done[i]:
@@ -1017,6 +1071,7 @@ class TripleDrawVectorEnv(VectorEnv):
         last_seat = self._last_seat
         table: list[list[int]] = []
         zeros = (0,) * n
+        no_cards = self._no_cards
         append = table.append
         button_of = self._button
         for i in rows:
@@ -1030,7 +1085,7 @@ class TripleDrawVectorEnv(VectorEnv):
                 s = last_seat[i] = a
                 code = 2 if h.in_draw else 1 if h.can_bet_or_raise() else 0
             live = h._live  # the public record's folds, as they are (see _encode_batch)
-            held = sorted(h.hole_ids(s)) if live[s] else _NO_CARDS
+            held = sorted(h.hole_ids(s)) if live[s] else no_cards
             if code < 2:
                 append(
                     [s, a, 0, h.street, h.bet_level, h.raises, button_of[i], *held,
@@ -1048,10 +1103,11 @@ class TripleDrawVectorEnv(VectorEnv):
         if not last:  # rows is every hand, in order
             self._seat = t[:, 0].copy()
             self._actor = t[:, 1].copy()
-            self._mask = _MASKS[t[:, -1]]
+            self._mask = self._masks[t[:, -1]]
         return _encode_batch(
-            t, self._disc_arr[idx, t[:, 0]], self._draw_arr[idx], n, self._scale, self.obs_size, m
-        )
+            t, self._disc_arr[idx, t[:, 0]], self._draw_arr[idx], n, self._scale, self.obs_size,
+            m, self.layout,
+        )  # fmt: skip
 
     def _info(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=bool)

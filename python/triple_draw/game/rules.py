@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from triple_draw.errors import ReducedGameError, RulesError
+from triple_draw.errors import ArgumentError, ReducedGameError, RulesError
 
 __all__ = [
     "Rules",
@@ -29,6 +29,7 @@ __all__ = [
     "MAX_RAISE_CAP",
     "FAMILY_DEFAULTS",
     "FAMILY_LIMITS",
+    "VARIANTS",
     "real_game_only",
 ]
 
@@ -94,6 +95,15 @@ FAMILY_LIMITS: dict[str, tuple[int, int]] = {
 }
 #: The fields a document leaves out at their defaults.
 _OMITTED_AT_DEFAULT: dict[str, Any] = {**RAKE_DEFAULTS, **FAMILY_DEFAULTS}
+#: The members of the family of reduced games by name: the fields each one sets
+#: (:meth:`Rules.variant`; the OpenSpiel game's ``variant`` parameter and the
+#: environments' ``variant=`` read this one table). "full" is the real game.
+VARIANTS: dict[str, dict[str, int]] = {
+    "tiny": {"deck_ranks": 3, "deck_suits": 2, "hand_size": 1, "draws": 1, "raise_cap": 1},
+    "small": {"deck_ranks": 4, "deck_suits": 2, "hand_size": 2, "draws": 1, "raise_cap": 1},
+    "medium": {"deck_ranks": 6, "deck_suits": 2, "hand_size": 3, "draws": 2, "raise_cap": 2},
+    "full": {"deck_ranks": 13, "deck_suits": 4, "hand_size": 5, "draws": 3, "raise_cap": 3},
+}
 #: The 52 card ids (rank * 4 + suit): the real game's deck.
 FULL_DECK: tuple[int, ...] = tuple(range(52))
 #: How the rake is rounded to the chip: down (the old incremental schedules: "one chip per
@@ -225,9 +235,12 @@ class Rules:
 
     The deck must hold three hands of ``hand_size`` cards (two players and their
     draws); a hand of ``n`` players needs ``(n + 1) * hand_size`` cards (``Hand``
-    refuses more players). The bots, :func:`~triple_draw.simulate`, the environments,
-    PHH and site histories and the table server play the real game only: they refuse a
-    reduced game (:class:`~triple_draw.errors.ReducedGameError`).
+    refuses more players). :meth:`Rules.variant` names the members (``"tiny"``,
+    ``"small"``, ``"medium"``, ``"full"``). The environments, ``RandomBot`` and
+    ``CallingStationBot`` play every member; the bots that read five-card hands refuse
+    fewer cards, and :func:`~triple_draw.simulate`, PHH and site histories and the table
+    server play the real game only: they refuse a reduced game
+    (:class:`~triple_draw.errors.ReducedGameError`).
 
     >>> Rules().raise_cap, Rules().reshuffle
     (3, 'served-discards')
@@ -426,6 +439,26 @@ class Rules:
         return cls._conventional(small_bet, overrides)
 
     pokerstars = online
+
+    @classmethod
+    def variant(cls, name: str, **overrides: Any) -> Rules:
+        """The rules of the member of the family of reduced games called ``name``
+        (:data:`VARIANTS`: ``"tiny"``, ``"small"``, ``"medium"``, ``"full"``, the real
+        game): its ``deck_ranks``, ``deck_suits``, ``hand_size``, ``draws`` and
+        ``raise_cap``, and the defaults for every other field. ``overrides`` sets any
+        field, the variant's too (``Rules.variant("tiny", raise_cap=2)``). An unknown
+        name raises :class:`~triple_draw.errors.ArgumentError` listing the names.
+
+        >>> tiny = Rules.variant("tiny", max_players=2)
+        >>> tiny.deck_ranks, tiny.deck_suits, tiny.hand_size, tiny.draws, tiny.raise_cap
+        (3, 2, 1, 1, 1)
+        >>> Rules.variant("full") == Rules()
+        True
+        """
+        fields = VARIANTS.get(name) if type(name) is str else None
+        if fields is None:
+            raise ArgumentError(f"variant must be one of {sorted(VARIANTS)}, got {name!r}")
+        return cls(**{**fields, **overrides})
 
     @classmethod
     def pokerkit(cls, small_bet: int = 2, **overrides: Any) -> Rules:
