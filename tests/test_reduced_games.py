@@ -181,6 +181,8 @@ def test_betting_units_small_in_the_first_half_big_in_the_second():
         ({"hand_size": 6}, "hand_size must be 1..5"),
         ({"draws": 0}, "draws must be 1..3"),
         ({"draws": 4}, "draws must be 1..3"),
+        ({"deck_ranks": 10**40}, "deck_ranks must be 2..13"),
+        ({"draws": -(10**30)}, "draws must be 1..3"),
         ({"draws": 2.0}, "draws must be an int"),
         ({"hand_size": True}, "hand_size must be an int"),
         ({"deck_ranks": 2, "deck_suits": 2}, "hand_size: a deck of 4 cards"),

@@ -171,7 +171,9 @@ def _check_int(name: str, value: object) -> int:
     if type(value) is not int:  # bool is an int subclass but is not a stake
         raise RulesError(f"Rules.{name} must be an int, got {value!r}")
     if value > MAX_CHIPS:
-        raise RulesError(f"Rules.{name} must be at most {MAX_CHIPS}, got {value}")
+        limits = FAMILY_LIMITS.get(name)  # (a field of the reduced games: its own range)
+        bound = f"{limits[0]}..{limits[1]}" if limits else f"at most {MAX_CHIPS}"
+        raise RulesError(f"Rules.{name} must be {bound}, got {value}")
     return value
 
 
