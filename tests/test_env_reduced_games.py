@@ -399,9 +399,9 @@ def test_a_variant_with_the_rules_of_another_member_is_refused() -> None:
 def test_a_table_the_deck_cannot_serve_is_refused() -> None:
     for make in makers():
         # 6 cards serve 5 players with one card in hand (their hands and one more)
-        with pytest.raises(ArgumentError, match="serves at most 5 players"):
+        with pytest.raises(ArgumentError, match="hands for at most 5 players"):
             make(variant="tiny", num_players=6)
-        with pytest.raises(ArgumentError, match="serves at most 3 players"):
+        with pytest.raises(ArgumentError, match="hands for at most 3 players"):
             make(variant="medium", num_players=4)
         with pytest.raises(ArgumentError, match="at most 2"):
             make(rules=Rules.variant("medium", max_players=2), num_players=3)

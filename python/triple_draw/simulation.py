@@ -680,14 +680,18 @@ def run_seed(seed: Any) -> int:
     return seed
 
 
-def table_rules(n: int, rules: Any, component: str = "simulate") -> Rules:
+def table_rules(
+    n: int, rules: Any, component: str = "simulate", reduced: bool = False
+) -> Rules:
     """``rules`` checked for ``n`` players (``None``: ``Rules(max_players=max(6, n))``),
-    and to be the real game's: ``component`` (named in the error) plays no reduced game."""
+    and to be the real game's unless ``reduced``: ``component`` (named in the error) plays
+    no reduced game."""
     if rules is None:
         return Rules(max_players=max(6, n))
     if type(rules) is not Rules:
         raise ArgumentTypeError(f"rules must be a Rules, got {type(rules).__name__}")
-    real_game_only(rules, component)
+    if not reduced:
+        real_game_only(rules, component)
     if n > rules.max_players:
         raise ArgumentError(
             f"{n} players do not fit: the rules allow at most {rules.max_players} "

@@ -89,7 +89,9 @@ import numpy as np
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
 from triple_draw.game.actions import Action, make_action
 from triple_draw.game.cards import CARD_TEXT
+from triple_draw.game.hand import check_deck_holds
 from triple_draw.game.rules import FAMILY_DEFAULTS, Rules
+from triple_draw.simulation import table_rules
 
 __all__ = [
     "N_ACTIONS",
@@ -682,23 +684,8 @@ def env_rules(n_players: int, rules: Any, variant: Any, component: str) -> Rules
                     f"{theirs}: give the variant, or rules of its member (Rules.variant("
                     f"{variant!r}, ...))"
                 )
-    elif rules is None:
-        rules = Rules(max_players=max(6, n_players))
-    if n_players > rules.max_players:
-        raise ArgumentError(
-            f"{n_players} players do not fit: the rules allow at most {rules.max_players} "
-            "(Rules.max_players)"
-        )
-    size = len(rules.compiled.deck)
-    if (n_players + 1) * rules.hand_size > size:
-        raise ArgumentError(
-            f"{component}: a deck of {size} cards (deck_ranks={rules.deck_ranks} x "
-            f"deck_suits={rules.deck_suits}) serves at most {size // rules.hand_size - 1} "
-            f"players with {rules.hand_size} card{'s' if rules.hand_size > 1 else ''} in "
-            f"hand (their hands and one more, so that every draw can be served), not "
-            f"{n_players}"
-        )
-    out: Rules = rules
+    out: Rules = table_rules(n_players, rules, component, reduced=True)
+    check_deck_holds(out, n_players, component)
     return out
 
 

@@ -334,7 +334,7 @@ class Hand(HandState):
         rc = self._rc
         k = rc.hand_size
         if rc.reduced:
-            _check_deck_holds(self.rules, n)
+            check_deck_holds(self.rules, n)
         if hole_cards is None:
             hole_cards = [None] * n
         elif isinstance(hole_cards, (str, bytes, dict)) or not hasattr(hole_cards, "__len__"):
@@ -376,7 +376,7 @@ class Hand(HandState):
         rc = self._rc
         k = rc.hand_size
         if rc.reduced:
-            _check_deck_holds(self.rules, n)
+            check_deck_holds(self.rules, n)
         if deck is None:
             deck = core.Deck(seed) if not rc.outside else _reduced_deck(core, rc.deck, seed)
         else:
@@ -1073,13 +1073,14 @@ def _forced_bets(
     return sb, bb, tuple(extra)
 
 
-def _check_deck_holds(rules: Rules, n: int) -> None:
+def check_deck_holds(rules: Rules, n: int, what: str = "stacks") -> None:
     """A reduced game's deck must hold the hands of ``n`` players and one more hand, so
-    that every draw can be served (the real game's 52 cards hold nine)."""
+    that every draw can be served (the real game's 52 cards hold nine); ``what`` (the
+    argument or the component that asks) starts the error's message."""
     size = len(rules.compiled.deck)
     if (n + 1) * rules.hand_size > size:
         raise ArgumentError(
-            f"stacks: a deck of {size} cards (deck_ranks={rules.deck_ranks} x deck_suits="
+            f"{what}: a deck of {size} cards (deck_ranks={rules.deck_ranks} x deck_suits="
             f"{rules.deck_suits}) holds {rules.hand_size}-card hands for at most "
             f"{size // rules.hand_size - 1} players (their hands and one more, so that "
             f"every draw can be served), got {n}"
