@@ -23,7 +23,8 @@ thrown them. The cards are therefore counted by kind, not one by one: the tree i
 once per public line (the game's own :class:`~triple_draw.game.hand.Hand` plays the
 betting and the draws) with the cards' kinds, and every node stands for as many nodes of
 the real tree as there are cards (or discards) of each kind, so the histories are a
-sum of products of branching numbers (the deal alone is ``D (D - 1) ... `` orders).
+sum of products of branching numbers (the deal alone has ``D! / (D - n h)!`` orders: ``D``
+cards, ``n`` seats, ``h`` cards in hand).
 
 An information state string is the public line (every decision, a discard as its count)
 and what the acting seat saw: his hand after the deal and after each of his draws, and
@@ -68,8 +69,8 @@ _Kind = tuple[int, tuple[int, ...]]
 #: a multiset of kinds, sorted
 _Zone = tuple[tuple[_Kind, int], ...]
 #: the cards by kind: (stub, pool, the discards in front of the seat being served, the
-#: seats' hands, the counted seat's hands recorded so far, "pokerkit" under
-#: declare-then-deal: this draw's reshuffles so far)
+#: seats' hands, the counted seat's hands recorded so far, the reshuffles of this draw so
+#: far - read under "pokerkit" with declare-then-deal only)
 _State = tuple[_Zone, _Zone, _Zone, tuple[_Zone, ...], int, int]
 
 _TERMINAL, _BET, _DRAW = 0, 1, 2
@@ -134,8 +135,15 @@ class _Public:
 
     __slots__ = ("actor", "children", "first", "hand", "id", "kind", "line", "seg", "start")
 
-    def __init__(self, ident: int, hand: Hand, seg: tuple[int, bool], start: object,
-                 line: tuple[int, ...], kind: int) -> None:
+    def __init__(
+        self,
+        ident: int,
+        hand: Hand,
+        seg: tuple[int, bool],
+        start: object,
+        line: tuple[int, ...],
+        kind: int,
+    ) -> None:
         self.id = ident
         self.hand: Hand | None = hand
         self.seg = seg
@@ -288,13 +296,11 @@ class _Counter:
                 thrown = _add(thrown, (tb | bit, pv2), m)
             stub, pool, front = stub0, pool0, thrown
             if k and self.pokerkit and self.declare_first and resh:
-                # a reshuffle of this draw took the discards of the seats to declare
-                if resh > 1:
-                    raise ArgumentError(
-                        "these rules cannot be counted: under declare-then-deal with the "
-                        '"pokerkit" reshuffle a draw reshuffled twice before seat '
-                        f"{q} declared (the game's chance nodes cannot deal it)"
-                    )
+                # a reshuffle of this draw took the discards of the seats still to declare
+                # (the engine deals the draw once everybody has declared: the game's
+                # chance nodes ask it with every declaration so far). The stub can then
+                # not run out again in this draw: each seat's discards join it before he
+                # is served.
                 stub, front = _merge(stub, thrown), ()
             if k and self.pokerstars and k > _size(stub):
                 stub, pool = _merge(stub, pool), ()
