@@ -21,6 +21,8 @@
   ``triple_draw[openspiel]``).
 - ``triple_draw.envs.encoding``: the action numbers and the observation vector they all
   share (numpy only).
+- ``triple_draw.envs.game_size``: ``game_size(rules)``, the exact number of information
+  sets and histories of the OpenSpiel game of any rules, counted without OpenSpiel.
 
 Each of them plays the real game (the default) and every reduced game
 (docs/rules.md, *Reduced games*): ``variant="tiny"`` (``"small"``, ``"medium"``,
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["encoding", "gym_env", "openspiel", "triple_draw_v0", "vector"]
+__all__ = ["encoding", "game_size", "gym_env", "openspiel", "triple_draw_v0", "vector"]
 
 
 def _register() -> None:
