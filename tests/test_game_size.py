@@ -12,15 +12,9 @@ import pytest
 from triple_draw import Rules
 from triple_draw.envs.game_size import GameSize, game_size
 from triple_draw.errors import ArgumentError, ArgumentTypeError
+from triple_draw.game.rules import VARIANTS
 
-TINY = {"deck_ranks": 3, "deck_suits": 2, "hand_size": 1, "draws": 1, "raise_cap": 1}
-# the members of triple_draw.envs.openspiel.VARIANTS (that module needs pyspiel)
-MEMBERS = {
-    "tiny": TINY,
-    "small": {"deck_ranks": 4, "deck_suits": 2, "hand_size": 2, "draws": 1, "raise_cap": 1},
-    "medium": {"deck_ranks": 6, "deck_suits": 2, "hand_size": 3, "draws": 2, "raise_cap": 2},
-    "full": {"deck_ranks": 13, "deck_suits": 4, "hand_size": 5, "draws": 3, "raise_cap": 3},
-}
+TINY = VARIANTS["tiny"]
 
 
 def walk(game: Any) -> tuple[int, int]:
@@ -87,7 +81,7 @@ def test_the_count_is_the_walk(name: str) -> None:
 def test_the_members() -> None:
     """The figures of docs/environments.md (the full game's information sets take ~25 s:
     its histories only here)."""
-    rules = {name: Rules(**p) for name, p in MEMBERS.items()}
+    rules = {name: Rules.variant(name) for name in VARIANTS}
     assert game_size(rules["tiny"]) == GameSize(1374, 33457)
     assert game_size(rules["small"]) == GameSize(42784, 18646721)
     assert game_size(rules["medium"]) == GameSize(37464708820, 20406686365626145)
