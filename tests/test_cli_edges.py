@@ -348,6 +348,10 @@ def test_runs_below_a_million_hands_are_not_measured_first(
 # -- Ctrl-C -----------------------------------------------------------------------------------
 
 
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(argv: list[str], after: float) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
     p = subprocess.Popen(
@@ -356,6 +360,9 @@ def _interrupt(argv: list[str], after: float) -> subprocess.CompletedProcess[str
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # Ctrl-C as a terminal sends it: a suite started in the background by a shell
+        # without job control inherits SIGINT ignored, and Python keeps it ignored
+        preexec_fn=_sigint_default,
     )
     time.sleep(after)
     # on a loaded machine the start-up (imports, about 0.35 s of CPU) can take longer
@@ -374,7 +381,12 @@ def _interrupt(argv: list[str], after: float) -> subprocess.CompletedProcess[str
     assert p.poll() is None, "the command ended before it could be interrupted"
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()  # (not left running to slow the rest of the suite)
+        p.communicate()
+        raise
     assert time.monotonic() - t0 < 30
     return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
