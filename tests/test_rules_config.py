@@ -76,3 +76,20 @@ def test_big_blind_smaller_than_small_bet_is_an_incomplete_bet():
     assert h.raises == 0 and h.bet_or_raise_amount() == 4
     h.bet_or_raise()
     assert h.raises == 1 and h.bet_or_raise_amount() == 8
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Rules.from_dict({"raise_cap": 3, "bogus": 1}),
+        lambda: Rules.live(4, bogus=1),
+        lambda: Rules.pokerkit(bogus=1),
+        lambda: Rules.variant("tiny", bogus=1),
+        lambda: Rules().replace(bogus=1),
+    ],
+)
+def test_an_unknown_field_is_a_rules_error_wherever_it_is_given(make) -> None:  # type: ignore[no-untyped-def]
+    """A document's unknown key, and a preset's or ``replace``'s unknown keyword argument
+    (a bare ``TypeError`` of the dataclass before), name the field."""
+    with pytest.raises(RulesError, match=r"unknown Rules field\(s\): \['bogus'\]"):
+        make()

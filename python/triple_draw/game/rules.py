@@ -177,6 +177,13 @@ def _check_int(name: str, value: object) -> int:
     return value
 
 
+def _check_names(cls: type, data: dict[str, Any]) -> None:
+    names = {f.name for f in dataclasses.fields(cls) if f.init}
+    extra = set(data) - names
+    if extra:
+        raise RulesError(f"unknown Rules field(s): {sorted(map(str, extra))}")
+
+
 @dataclass(frozen=True)
 class Rules:
     """Stakes and options of a Deuce-to-Seven Triple Draw game (docs/rules.md: *Defaults and
@@ -414,7 +421,7 @@ class Rules:
             "big_bet": 2 * small_bet,
         }
         stakes.update(overrides)
-        return cls(**stakes)
+        return cls.from_dict(stakes)
 
     @classmethod
     def live(cls, small_bet: int = 2, **overrides: Any) -> Rules:
@@ -460,7 +467,7 @@ class Rules:
         fields = VARIANTS.get(name) if type(name) is str else None
         if fields is None:
             raise ArgumentError(f"variant must be one of {sorted(VARIANTS)}, got {name!r}")
-        return cls(**{**fields, **overrides})
+        return cls.from_dict({**fields, **overrides})
 
     @classmethod
     def pokerkit(cls, small_bet: int = 2, **overrides: Any) -> Rules:
@@ -496,17 +503,16 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """Inverse of :meth:`to_dict` (unknown keys raise :class:`RulesError`)."""
+        """Inverse of :meth:`to_dict` (unknown keys raise :class:`RulesError`; so do the
+        presets' and :meth:`replace`'s unknown keyword arguments, which come through here)."""
         if not isinstance(data, dict):
             raise RulesError(f"Rules document must be a dict, got {type(data).__name__}")
-        names = {f.name for f in dataclasses.fields(cls) if f.init}
-        extra = set(data) - names
-        if extra:
-            raise RulesError(f"unknown Rules field(s): {sorted(extra)}")
+        _check_names(cls, data)
         return cls(**data)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated again)."""
+        _check_names(type(self), changes)
         return dataclasses.replace(self, **changes)
 
     def __reduce__(self) -> tuple[Any, ...]:
