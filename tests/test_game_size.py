@@ -96,8 +96,8 @@ def test_the_members() -> None:
 def test_refused() -> None:
     with pytest.raises(ArgumentTypeError, match="Rules"):
         game_size(TINY)  # type: ignore[arg-type]
-    with pytest.raises(ArgumentError, match="players"):
-        game_size(Rules(**TINY), 6)  # 6 cards serve 5 players with one in hand
+    with pytest.raises(ArgumentError, match="hands for at most 5 players"):
+        game_size(Rules(**TINY, max_players=6), 6)  # 6 cards serve 5 players with one in hand
     with pytest.raises(ArgumentError, match="num_players"):
         game_size(Rules(**TINY), 9)
     with pytest.raises(ArgumentError, match="burn"):
@@ -108,3 +108,5 @@ def test_refused() -> None:
         game_size(Rules(**TINY), stacks=(10, 0))
     with pytest.raises(ArgumentError, match="button"):
         game_size(Rules(**TINY), button=2)
+    with pytest.raises(ArgumentTypeError, match="information_sets must be a bool"):
+        game_size(Rules(**TINY), information_sets="yes")  # type: ignore[arg-type]

@@ -46,7 +46,7 @@ from math import comb, factorial, perm
 from typing import NamedTuple
 
 from triple_draw.errors import ArgumentError, ArgumentTypeError
-from triple_draw.game.hand import Hand
+from triple_draw.game.hand import Hand, check_deck_holds
 from triple_draw.game.rules import Rules
 
 __all__ = ["GameSize", "game_size"]
@@ -434,12 +434,7 @@ def _args(
             "game_size counts the OpenSpiel game, which burns no card: rules with "
             "burn_cards=True are not one of its games"
         )
-    deck = len(rules.compiled.deck)
-    if deck < (n + 1) * rules.hand_size:
-        raise ArgumentError(
-            f"a deck of {deck} cards serves at most {deck // rules.hand_size - 1} players "
-            f"with {rules.hand_size} cards in hand, not {n}"
-        )
+    check_deck_holds(rules, n, "game_size")
     if isinstance(stacks, int) and not isinstance(stacks, bool):
         seat_stacks: tuple[int, ...] = (stacks,) * n
     elif isinstance(stacks, Sequence) and not isinstance(stacks, str):
@@ -488,6 +483,8 @@ def game_size(
     game OpenSpiel cannot load (too many players for the deck, a stack or button out of
     range, ``num_draws`` above the rules' draws, burn cards, which the game does not
     deal)."""
+    if type(information_sets) is not bool:
+        raise ArgumentTypeError(f"information_sets must be a bool, got {information_sets!r}")
     r, seat_stacks, button, k = _args(rules, num_players, stacks, button, num_draws)
     n = len(seat_stacks)
     c = _Counter(r, seat_stacks, button, k, None)
