@@ -33,7 +33,7 @@ from triple_draw.envs import encoding
 from triple_draw.envs.encoding import FULL, Layout, layout_of
 from triple_draw.envs.gym_env import TripleDrawEnv
 from triple_draw.envs.vector import TripleDrawVectorEnv
-from triple_draw.errors import ArgumentError, ArgumentTypeError, ReducedGameError
+from triple_draw.errors import ArgumentError, ArgumentTypeError, ReducedGameError, RulesError
 from triple_draw.game.cards import to_ids
 from triple_draw.game.rules import VARIANTS
 
@@ -449,3 +449,31 @@ def test_the_calling_stations_draw_with_a_short_hand() -> None:
             assert tuple(act.cards or ()) == _short_discard(held, eight)
         assert act.kind not in ("fold", "bet", "raise")
         h.apply(act)
+
+
+def test_the_four_fields_are_parameters_as_in_the_openspiel_game() -> None:
+    """``deck_ranks``, ``deck_suits``, ``hand_size`` and ``draws`` are parameters of every
+    environment, as of the OpenSpiel game: alone they make a member from the real game's
+    defaults, and each one given overrides the variant's or the rules' value."""
+    for make in makers():
+        env = make(deck_ranks=3, deck_suits=2, hand_size=1, draws=1)
+        assert (env.rules.deck_ranks, env.rules.hand_size, env.rules.draws) == (3, 1, 1)
+        assert env.rules.raise_cap == Rules().raise_cap  # (the variant's cap: not given)
+        env = make(variant="small", hand_size=1)
+        assert env.rules == Rules.variant("small", hand_size=1, max_players=env.rules.max_players)
+        env = make(rules=Rules.variant("medium", max_players=2), draws=1)
+        assert (env.rules.deck_ranks, env.rules.draws, env.rules.max_players) == (6, 1, 2)
+        with pytest.raises(RulesError, match=r"deck_ranks must be 2\.\.13"):
+            make(variant="tiny", deck_ranks=99)
+        with pytest.raises(RulesError, match="draws must be an int"):
+            make(draws="2")
+
+
+def test_the_field_parameters_reach_gymnasium_make_and_a_pickled_pettingzoo_env() -> None:
+    pytest.importorskip("pettingzoo")
+    from triple_draw.envs.triple_draw_v0 import raw_env
+
+    env = gymnasium.make("triple_draw/TripleDraw-v0", variant="small", hand_size=1)
+    assert env.action_space.n == 3 + 2
+    aec = raw_env(variant="medium", draws=1)
+    assert pickle.loads(pickle.dumps(aec)).rules == aec.rules

@@ -649,16 +649,26 @@ def from_action(hand: Any, action: Action) -> int:
     return FULL.from_action(hand, action)
 
 
-def env_rules(n_players: int, rules: Any, variant: Any, component: str) -> Rules:
+def env_rules(
+    n_players: int,
+    rules: Any,
+    variant: Any,
+    component: str,
+    fields: dict[str, Any] | None = None,
+) -> Rules:
     """The rules of an environment of ``n_players`` (``component`` names it in errors)
-    from its ``rules`` and ``variant`` arguments, the parameters of the OpenSpiel game:
+    from its ``rules``, ``variant`` and reduced-game ``fields`` arguments, the parameters
+    of the OpenSpiel game:
 
     - neither: ``Rules(max_players=max(6, n_players))``, the real game;
     - ``variant`` (a name of :data:`~triple_draw.game.rules.VARIANTS`): that member,
       ``Rules.variant(variant, max_players=max(6, n_players))``;
     - ``rules`` (a :class:`~triple_draw.Rules`, any member): those rules;
     - both: ``rules``, which must be of the variant's member (the same ``deck_ranks``,
-      ``deck_suits``, ``hand_size`` and ``draws``; its other fields are the caller's).
+      ``deck_suits``, ``hand_size`` and ``draws``; its other fields are the caller's);
+    - ``fields`` (``deck_ranks``, ``deck_suits``, ``hand_size``, ``draws``; ``None``: not
+      given): each one given overrides what the rules or the variant set, as the
+      OpenSpiel game's parameters of those names override its variant's.
 
     Raises :class:`~triple_draw.errors.ArgumentError` for an unknown variant, rules of
     another member than the variant's, more players than ``rules.max_players`` or than
@@ -667,9 +677,12 @@ def env_rules(n_players: int, rules: Any, variant: Any, component: str) -> Rules
     that are not a ``Rules``."""
     if rules is not None and type(rules) is not Rules:
         raise ArgumentTypeError(f"{component}: rules must be a Rules, got {type(rules).__name__}")
+    given = {k: v for k, v in (fields or {}).items() if v is not None}
+    if rules is not None and given:
+        rules = rules.replace(**given)
     if variant is not None:
         try:
-            member = Rules.variant(variant, max_players=max(6, n_players))
+            member = Rules.variant(variant, max_players=max(6, n_players), **given)
         except ArgumentError as e:
             raise ArgumentError(f"{component}: {e}") from None
         if rules is None:
@@ -684,6 +697,8 @@ def env_rules(n_players: int, rules: Any, variant: Any, component: str) -> Rules
                     f"{theirs}: give the variant, or rules of its member (Rules.variant("
                     f"{variant!r}, ...))"
                 )
+    elif rules is None and given:
+        rules = Rules(max_players=max(6, n_players), **given)
     out: Rules = table_rules(n_players, rules, component, reduced=True)
     check_deck_holds(out, n_players, component)
     return out

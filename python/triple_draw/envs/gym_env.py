@@ -93,7 +93,7 @@ _MAX_SKIPS = 10_000
 class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
     """``TripleDrawEnv(num_players=2, opponents=None, rules=None, seat=None,
     stacks=100, button=None, reward_scale=1.0, illegal_reward=-1.0, render_mode=None,
-    core=None, variant=None)``
+    core=None, variant=None, deck_ranks=None, deck_suits=None, hand_size=None, draws=None)``
 
     - ``num_players``: 2 to 8 (the rules get room for them; a reduced game's deck serves
       ``deck_ranks * deck_suits // hand_size - 1`` at most).
@@ -115,6 +115,9 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
       family (:meth:`Rules.variant <triple_draw.Rules.variant>`), as the OpenSpiel game
       takes it. Given both, the rules must be of the variant's member
       (:func:`~triple_draw.envs.encoding.env_rules`).
+    - ``deck_ranks``, ``deck_suits``, ``hand_size``, ``draws`` (``None``: not given): each
+      one given overrides the rules' or the variant's value, as the OpenSpiel game's
+      parameters of those names do.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012
@@ -132,11 +135,18 @@ class TripleDrawEnv(gymnasium.Env[np.ndarray, np.int64]):
         render_mode: str | None = None,
         core: Any = None,
         variant: str | None = None,
+        deck_ranks: int | None = None,
+        deck_suits: int | None = None,
+        hand_size: int | None = None,
+        draws: int | None = None,
     ) -> None:
         if type(num_players) is not int or not 2 <= num_players <= MAX_PLAYERS:
             raise ArgumentError(f"num_players must be an int 2..{MAX_PLAYERS}, got {num_players!r}")
         n = num_players
-        rules = env_rules(n, rules, variant, "TripleDrawEnv")
+        fields = dict(
+            deck_ranks=deck_ranks, deck_suits=deck_suits, hand_size=hand_size, draws=draws
+        )  # (the OpenSpiel game's parameters of these names)
+        rules = env_rules(n, rules, variant, "TripleDrawEnv", fields)
         if seat is not None and (type(seat) is not int or not 0 <= seat < n):
             raise ArgumentError(f"seat must be a seat 0..{n - 1} or None, got {seat!r}")
         if button is not None and (type(button) is not int or not 0 <= button < n):

@@ -195,7 +195,8 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZoo's naming
     """``raw_env(num_players=2, stacks=100, rules=None, button=None, reward_scale=1.0,
-    render_mode=None, core=None, variant=None)``
+    render_mode=None, core=None, variant=None, deck_ranks=None, deck_suits=None,
+    hand_size=None, draws=None)``
 
     - ``stacks``: every seat's stack at the start of each hand (an int, or one per seat).
     - ``rules``: a :class:`Rules` (default ``Rules()``: blinds 1/2, limits 2/4), of the
@@ -203,6 +204,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
       (:meth:`Rules.variant <triple_draw.Rules.variant>`), as the OpenSpiel game takes it.
       Given both, the rules must be of the variant's member
       (:func:`~triple_draw.envs.encoding.env_rules`).
+    - ``deck_ranks``, ``deck_suits``, ``hand_size``, ``draws`` (``None``: not given): each
+      one given overrides the rules' or the variant's value, as the OpenSpiel game's
+      parameters of those names do.
     - ``button``: the button's seat, or ``None`` for a seat drawn from the seeded stream.
     - ``render_mode``: ``None``, ``"human"`` (print) or ``"ansi"`` (return the text).
     """
@@ -224,16 +228,24 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # noqa: N801 - PettingZo
         render_mode: str | None = None,
         core: Any = None,
         variant: str | None = None,
+        deck_ranks: int | None = None,
+        deck_suits: int | None = None,
+        hand_size: int | None = None,
+        draws: int | None = None,
     ) -> None:
         EzPickle.__init__(
-            self, num_players, stacks, rules, button, reward_scale, render_mode, core, variant
-        )
+            self, num_players, stacks, rules, button, reward_scale, render_mode, core, variant,
+            deck_ranks, deck_suits, hand_size, draws,
+        )  # fmt: skip
         super().__init__()
         if type(num_players) is not int or not 2 <= num_players <= MAX_PLAYERS:
             raise ArgumentError(f"num_players must be 2..{MAX_PLAYERS}, got {num_players!r}")
         # (None: Rules(max_players=max(6, num_players)), or the variant's member; else
         # rules that seat them all, and a deck that serves them)
-        rules = env_rules(num_players, rules, variant, "the PettingZoo environment")
+        fields = dict(
+            deck_ranks=deck_ranks, deck_suits=deck_suits, hand_size=hand_size, draws=draws
+        )  # (the OpenSpiel game's parameters of these names)
+        rules = env_rules(num_players, rules, variant, "the PettingZoo environment", fields)
         st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
         if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
             raise ArgumentError(

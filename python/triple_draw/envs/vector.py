@@ -339,7 +339,8 @@ def _perform(h: Hand, code: int, cards: Sequence[int] | None) -> None:
 class TripleDrawVectorEnv(VectorEnv):
     """``TripleDrawVectorEnv(num_envs=64, num_players=2, stacks=100, rules=None,
     button=None, reward_scale=1.0, autoreset_mode="next_step", core=None, learner=None,
-    opponents=None, variant=None)``
+    opponents=None, variant=None, deck_ranks=None, deck_suits=None, hand_size=None,
+    draws=None)``
 
     - ``stacks``: every seat's stack at the start of each hand (an int, or one per seat).
     - ``rules``: a :class:`Rules` (default ``Rules()``: blinds 1/2, limits 2/4), of the
@@ -347,6 +348,9 @@ class TripleDrawVectorEnv(VectorEnv):
       (:meth:`Rules.variant <triple_draw.Rules.variant>`), as the OpenSpiel game takes it.
       Given both, the rules must be of the variant's member
       (:func:`~triple_draw.envs.encoding.env_rules`).
+    - ``deck_ranks``, ``deck_suits``, ``hand_size``, ``draws`` (``None``: not given): each
+      one given overrides the rules' or the variant's value, as the OpenSpiel game's
+      parameters of those names do.
     - ``button``: a fixed button seat, or ``None`` for one derived from each hand's seed.
     - ``reward_scale``: rewards are chips divided by it.
     - ``learner``: the learner's seat (the learner mode), or ``None`` for self-play.
@@ -379,6 +383,10 @@ class TripleDrawVectorEnv(VectorEnv):
         learner: int | None = None,
         opponents: Any = None,
         variant: str | None = None,
+        deck_ranks: int | None = None,
+        deck_suits: int | None = None,
+        hand_size: int | None = None,
+        draws: int | None = None,
     ) -> None:
         if type(num_envs) is not int or num_envs < 1:
             raise ArgumentError(f"num_envs must be an int >= 1, got {num_envs!r}")
@@ -386,7 +394,10 @@ class TripleDrawVectorEnv(VectorEnv):
             raise ArgumentError(f"num_players must be 2..{MAX_PLAYERS}, got {num_players!r}")
         # (None: Rules(max_players=max(6, num_players)), or the variant's member; else
         # rules that seat them all, and a deck that serves them)
-        rules = env_rules(num_players, rules, variant, "TripleDrawVectorEnv")
+        fields = dict(
+            deck_ranks=deck_ranks, deck_suits=deck_suits, hand_size=hand_size, draws=draws
+        )  # (the OpenSpiel game's parameters of these names)
+        rules = env_rules(num_players, rules, variant, "TripleDrawVectorEnv", fields)
         st = [stacks] * num_players if isinstance(stacks, int) else list(stacks)
         if len(st) != num_players or any(type(x) is not int or x <= 0 for x in st):
             raise ArgumentError(
