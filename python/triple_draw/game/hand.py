@@ -571,13 +571,7 @@ class Hand(HandState):
         not: the message of :class:`IllegalActionError` from :meth:`bet_or_raise`)."""
         if self._phase:
             return False
-        s: int = self._actor  # type: ignore[assignment]
-        return (
-            self._to_act[s] == MAY_RAISE
-            and self._full_bets < self._max_full_bets
-            and self._stacks[s] > self._level - self._bet[s]
-            and self._n_active > 1
-        )
+        return not raise_refusal(self, self._actor)  # type: ignore[arg-type]
 
     def bet_or_raise_amount(self) -> int | None:
         """The round total a bet or raise by the actor would reach, or ``None``."""
