@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import warnings
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -453,8 +454,13 @@ def test_history_download_shows_only_what_the_seat_saw(db: Path) -> None:
         assert "????????" in text
         from triple_draw import phh
 
-        hand = phh.loads(text.split("\n", 1)[1])
-        assert hand.is_over
+        # a .phhs file: each hand a table, the table's rules in its sub-table, every
+        # field known to the reader (an unknown one would be ignored with a warning)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            (hand,) = phh.loads_all(text)
+        runner = c.app.state.runners["t1"]  # type: ignore[attr-defined]
+        assert hand.is_over and hand.rules == runner.hand.rules
 
 
 def test_resume_from_the_database_same_cards_and_deck(db: Path) -> None:
