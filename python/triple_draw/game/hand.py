@@ -771,11 +771,7 @@ class Hand(HandState):
                 )
             amount = action.amount
             if amount is not None:
-                # raise_target (betting.py), inline
-                want = self._full_level + self._unit
-                cap = self._bet[s] + self._stacks[s]
-                if cap < want:
-                    want = cap
+                want = raise_target(self, s)
                 if amount != want and not raise_refusal(self, s):
                     raise IllegalActionError(
                         f"seat {s} can only {kind} to exactly {want} (fixed limit), not {amount}"
