@@ -205,22 +205,6 @@ def test_simulate_bad_arguments_exit_2(
 # -- equity and discard ------------------------------------------------------------------
 
 
-def _analysis_ready() -> bool:
-    try:
-        from triple_draw.analysis import Strategy
-
-        Strategy.rule()
-    except Exception:
-        return False
-    return True
-
-
-needs_analysis = pytest.mark.skipif(
-    not _analysis_ready(), reason="triple_draw.analysis not built yet"
-)
-
-
-@needs_analysis
 def test_equity_exact_one_draw(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
         capsys,
@@ -239,7 +223,6 @@ def test_equity_exact_one_draw(capsys: pytest.CaptureFixture[str]) -> None:
     assert "exact: 42 outcomes" in out and "7.14%" in out and "92.86%" in out
 
 
-@needs_analysis
 def test_equity_json_sampled_and_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
     argv = [
         "equity",
@@ -263,7 +246,6 @@ def test_equity_json_sampled_and_reproducible(capsys: pytest.CaptureFixture[str]
     assert json.loads(run(capsys, *argv)[1])["hands"] == data["hands"]
 
 
-@needs_analysis
 def test_equity_no_draws_left_is_exact(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "equity", "7c5d4h3s2c", "8c6d5h4s2d", "--draws", "0", "--json")
     assert code == 0
@@ -271,7 +253,6 @@ def test_equity_no_draws_left_is_exact(capsys: pytest.CaptureFixture[str]) -> No
     assert data["exact"] is True and data["hands"][0]["win"] == 1.0
 
 
-@needs_analysis
 @pytest.mark.parametrize(
     "argv, word",
     [
@@ -304,7 +285,6 @@ def test_equity_impossible_requests_exit_2(
     assert_usage_error(*run(capsys, "equity", *argv), word)
 
 
-@needs_analysis
 def test_discard_lists_all_32_choices_best_first(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "discard", "7c5d4h3sKd", "--draws", "1", "--target", "7", "--json")
     assert code == 0
@@ -317,7 +297,6 @@ def test_discard_lists_all_32_choices_best_first(capsys: pytest.CaptureFixture[s
     assert len({tuple(c["discard"]) for c in data["choices"]}) == 32
 
 
-@needs_analysis
 def test_discard_table_three_draws(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(
         capsys,
@@ -339,7 +318,6 @@ def test_discard_table_three_draws(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(lines) == 2 + 5 + 1
 
 
-@needs_analysis
 def test_discard_against_an_opponent(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "discard", "9c8d6h4s2c", "--opponent", "7c5d4h3sKd", "--json")
     assert code == 0
@@ -347,7 +325,6 @@ def test_discard_against_an_opponent(capsys: pytest.CaptureFixture[str]) -> None
     assert data["objective"] == "equity" and data["choices"][0]["discard"] == []
 
 
-@needs_analysis
 @pytest.mark.parametrize(
     "argv, word",
     [
