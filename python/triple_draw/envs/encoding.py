@@ -89,7 +89,9 @@ import numpy as np
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
 from triple_draw.game.actions import Action, make_action
 from triple_draw.game.cards import CARD_TEXT
+from triple_draw.bots import HeuristicBot, plays_rules
 from triple_draw.game.hand import check_deck_holds
+from triple_draw.game.phase import CLOCKWISE
 from triple_draw.game.rules import FAMILY_DEFAULTS, Rules
 from triple_draw.simulation import table_rules
 
@@ -172,7 +174,6 @@ class Layout:
         "draws",
         "hand_size",
         "index",
-        "mask_bits",
         "n_actions",
         "n_discards",
         "no_mask",
@@ -230,7 +231,6 @@ class Layout:
             for p, name in enumerate(_PHASES)
         }
         self.draw_value = [(j + 1) / (h + 1) for j in range(h + 1)]
-        self.mask_bits = _MASK_BITS[: self.n_discards]
         n = self.n_actions
         self.bet_mask = np.zeros(n, dtype=np.int8)
         self.bet_mask[[FOLD, CHECK_CALL]] = 1
@@ -355,7 +355,7 @@ class Layout:
         per = self.per_player
         k_draws = self.draws
         draw_value = self.draw_value
-        for j in _CLOCKWISE[n][seat]:
+        for j in CLOCKWISE[n][seat]:
             st = stacks[j]
             if st:
                 vadd(o)
@@ -523,10 +523,6 @@ class Layout:
         return BET_RAISE
 
 
-#: _CLOCKWISE[n][seat]: the seats from ``seat`` clockwise
-_CLOCKWISE = [[tuple((s + k) % n for k in range(n)) for s in range(n)] for n in range(10)]
-
-
 @functools.cache
 def _layout(deck_ranks: int, deck_suits: int, hand_size: int, draws: int) -> Layout:
     return Layout(deck_ranks, deck_suits, hand_size, draws)
@@ -626,8 +622,7 @@ def action_mask(hand: Any) -> np.ndarray:
 def discard_cards(held: Sequence[int], m: int) -> tuple[int, ...]:
     """The cards discard number ``m`` (0..31) throws from ``held`` (bit i: the i-th lowest
     card by id)."""
-    s = sorted(held)
-    return tuple(s[i] for i in _MASK_BITS[m])
+    return FULL.discard_cards(held, m)
 
 
 def to_action(hand: Any, a: Any) -> Action:
@@ -722,8 +717,8 @@ def render_as(mode: str | None, text: Any) -> str | None:
 def default_opponent(rules: Rules) -> str:
     """The bot the environments seat when no ``opponents`` are given: the heuristic bot,
     or in a reduced game of fewer than five cards in hand, which it cannot play, the
-    calling station."""
-    return "heuristic" if rules.hand_size == 5 else "call"
+    calling station (:func:`~triple_draw.bots.plays_rules`)."""
+    return "heuristic" if plays_rules(HeuristicBot, rules) else "call"
 
 
 def opponent_specs(opponents: Any, n_players: int) -> list[Any]:

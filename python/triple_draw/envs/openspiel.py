@@ -100,7 +100,7 @@ from triple_draw import phh
 from triple_draw.envs import encoding as enc
 from triple_draw.errors import ArgumentError, HistoryError, IllegalActionError, TripleDrawError
 from triple_draw.game.cards import CARD_TEXT
-from triple_draw.game.hand import Hand
+from triple_draw.game.hand import Hand, check_deck_holds
 from triple_draw.game.rules import VARIANTS as _VARIANTS
 from triple_draw.game.rules import Rules
 from triple_draw.phh.base import phh_order
@@ -210,12 +210,7 @@ def _parse(params: dict[str, Any]) -> tuple[Rules, int, tuple[int, ...], int, in
         )
     except TripleDrawError as e:
         raise ArgumentError(f"python_triple_draw: {e}") from e
-    deck = len(rules.compiled.deck)
-    if deck < (n + 1) * rules.hand_size:
-        raise ArgumentError(
-            f"a deck of {deck} cards serves at most {deck // rules.hand_size - 1} players "
-            f"with {rules.hand_size} cards in hand, not {n}"
-        )
+    check_deck_holds(rules, n, "python_triple_draw: players")
     if p["seat_stacks"]:
         try:
             stacks = tuple(int(x) for x in str(p["seat_stacks"]).split())
