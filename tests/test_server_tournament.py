@@ -211,6 +211,11 @@ def test_a_player_whose_clock_runs_out_is_absent_until_he_is_back(tmp_path: Path
         ('{"v": 1, "type": "act", "table": true, "hand": 1, "seq": 0, "action": {}}',
          "bad_message"),
         ("x" * 5000, "too_large"),
+        # nested past what the JSON parser's recursion allows, in under 2,048 bytes
+        ("[" * 1020 + "]" * 1020, "bad_message"),
+        ('{"v": 1, "type": "register", "name": "x", "x": ' + "[" * 900 + "]" * 900 + "}",
+         "bad_message"),
+        ('{"v": 1, "type": "register", "name": "\\ud800"}', "bad_message"),
     ],
 )  # fmt: skip
 def test_bad_messages_are_refused(msg: str, code: str) -> None:

@@ -246,6 +246,16 @@ def test_bad_structure_files_name_the_problem(tmp_path, text, match) -> None:
         Structure.load(f)
 
 
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_a_structure_file_nested_too_deeply_is_refused(tmp_path, suffix: str) -> None:
+    # far below the file size limit, far past what either parser's recursion allows
+    deep = "[" * 20_000 + "]" * 20_000
+    f = tmp_path / f"s{suffix}"
+    f.write_text('{"levels": ' + deep + "}" if suffix == ".json" else "levels = " + deep + "\n")
+    with pytest.raises(SchemaError, match="nested too deeply"):
+        Structure.load(f)
+
+
 def test_missing_structure_file() -> None:
     with pytest.raises(ArgumentError, match="cannot read"):
         Structure.load("/nonexistent/s.toml")

@@ -372,6 +372,8 @@ class Structure:
             data = tomllib.loads(text) if p.suffix.lower() == ".toml" else json.loads(text)
         except (UnicodeDecodeError, ValueError) as e:  # TOMLDecodeError is a ValueError
             raise SchemaError(f"structure file {str(p)!r}: {e}") from None
+        except RecursionError:  # (both parsers recurse once per level of nesting)
+            raise SchemaError(f"structure file {str(p)!r}: nested too deeply") from None
         return cls.from_dict(data)
 
     @classmethod

@@ -25,6 +25,7 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "ProtocolError",
+    "decode_object",
     "error_frame",
     "hand_frame",
     "load_schema",
@@ -146,6 +147,23 @@ def validate_name(name: Any) -> str:
 
 def parse_client_message(data: str | bytes) -> dict[str, Any]:
     """A client frame as a validated dict, or :class:`ProtocolError`."""
+    doc = decode_object(data)
+    if doc.get("v") != PROTOCOL_VERSION:
+        raise ProtocolError(
+            "bad_message",
+            f"protocol version {doc.get('v')!r} is not supported; this server speaks "
+            f"version {PROTOCOL_VERSION}",
+        )
+    validate_client(doc)
+    _check_integers(doc)
+    return doc
+
+
+def decode_object(data: str | bytes) -> dict[str, Any]:
+    """A client frame's JSON object, before its fields are checked: at most
+    :data:`MAX_MESSAGE_BYTES`, nested at most :data:`MAX_DEPTH` deep, valid JSON, an
+    object, valid Unicode text (:class:`ProtocolError` otherwise). The one decoder of the
+    table and tournament servers' client messages."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if len(raw) > MAX_MESSAGE_BYTES:
         raise ProtocolError(
@@ -164,14 +182,6 @@ def parse_client_message(data: str | bytes) -> dict[str, Any]:
         json.dumps(doc, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise ProtocolError("bad_message", "a message must be valid Unicode text") from None
-    if doc.get("v") != PROTOCOL_VERSION:
-        raise ProtocolError(
-            "bad_message",
-            f"protocol version {doc.get('v')!r} is not supported; this server speaks "
-            f"version {PROTOCOL_VERSION}",
-        )
-    validate_client(doc)
-    _check_integers(doc)
     return doc
 
 

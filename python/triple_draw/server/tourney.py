@@ -24,7 +24,6 @@ leaves the server.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -36,9 +35,9 @@ from triple_draw.errors import IllegalActionError, TripleDrawError
 from triple_draw.game import Action
 from triple_draw.server import engine
 from triple_draw.server.protocol import (
-    MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
     ProtocolError,
+    decode_object,
     error_frame,
     hand_frame,
 )
@@ -104,16 +103,12 @@ class TournamentConfig:
 
 
 def parse_message(data: str | bytes) -> dict[str, Any]:
-    """A client message, checked: at most :data:`MAX_MESSAGE_BYTES`, a JSON object with
-    ``"v": 1``, a known ``type`` and only its fields, each of its type
-    (:class:`ProtocolError` otherwise)."""
-    if len(data) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes")
-    try:
-        doc = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("bad_message", "not JSON") from None
-    if not isinstance(doc, dict) or doc.get("v") != PROTOCOL_VERSION:
+    """A client message, checked: a JSON object as the table server decodes it
+    (:func:`~triple_draw.server.protocol.decode_object`: at most ``MAX_MESSAGE_BYTES``,
+    nested at most ``MAX_DEPTH`` deep, valid Unicode) with ``"v": 1``, a known ``type``
+    and only its fields, each of its type (:class:`ProtocolError` otherwise)."""
+    doc = decode_object(data)  # (the table server's decoder: size, depth, JSON, Unicode)
+    if doc.get("v") != PROTOCOL_VERSION:
         raise ProtocolError("bad_message", f"$.v must be {PROTOCOL_VERSION}")
     kind = doc.get("type")
     fields = _MESSAGES.get(kind) if isinstance(kind, str) else None
