@@ -93,3 +93,31 @@ def test_an_unknown_field_is_a_rules_error_wherever_it_is_given(make) -> None:  
     (a bare ``TypeError`` of the dataclass before), name the field."""
     with pytest.raises(RulesError, match=r"unknown Rules field\(s\): \['bogus'\]"):
         make()
+
+
+def _nested(depth: int) -> list:  # type: ignore[type-arg]
+    out: list = []  # type: ignore[type-arg]
+    inner = out
+    for _ in range(depth):
+        inner.append([])
+        inner = inner[0]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("raise_cap", _nested(100_000)),
+        ("reshuffle", _nested(100_000)),
+        ("big_blind_is_bet", _nested(100_000)),
+        ("rake_percent", _nested(100_000)),
+        ("raise_cap", "x" * 1_000_000),
+    ],
+)
+def test_a_wild_value_is_named_in_a_few_characters(field: str, value: object) -> None:
+    """A value nested far past the interpreter's recursion, or a huge one, is refused
+    with a RulesError whose message shows it cut short (its full repr would exhaust the
+    recursion or fill the screen)."""
+    with pytest.raises(RulesError, match=f"Rules.{field}") as e:
+        Rules(**{field: value})
+    assert len(str(e.value)) < 200

@@ -8,6 +8,9 @@ raises these same classes: no Rust panic ever reaches Python.
 
 from __future__ import annotations
 
+import reprlib
+from typing import Any
+
 __all__ = [
     "TripleDrawError",
     "CardError",
@@ -103,3 +106,21 @@ class ReducedGameError(ArgumentError):
 class MissingExtraError(TripleDrawError, ImportError):
     """A feature needs an optional extra that is not installed (the message names the
     ``pip install 'triple_draw[...]'`` to run)."""
+
+
+#: the repr of a value in an error message: bounded in length and in depth
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel = 3
+_SHOWN.maxstring = _SHOWN.maxother = _SHOWN.maxlong = 60
+
+
+def shown(value: Any) -> str:
+    """``value`` as an error message shows it: its repr, cut short in length and in depth
+    (a value nested thousands deep, or an integer of thousands of digits, is shown in a
+    few characters instead of exhausting the interpreter)."""
+    if type(value) is int and value.bit_length() > 200:
+        return f"an integer of {value.bit_length()} bits"
+    try:
+        return _SHOWN.repr(value)
+    except Exception:  # a repr that fails (an integer too long to print, a broken __repr__)
+        return f"a {type(value).__name__}"

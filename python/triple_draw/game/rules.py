@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from triple_draw.errors import ArgumentError, ReducedGameError, RulesError
+from triple_draw.errors import ArgumentError, ReducedGameError, RulesError, shown
 
 __all__ = [
     "Rules",
@@ -169,7 +169,7 @@ class CompiledRules:
 
 def _check_int(name: str, value: object) -> int:
     if type(value) is not int:  # bool is an int subclass but is not a stake
-        raise RulesError(f"Rules.{name} must be an int, got {value!r}")
+        raise RulesError(f"Rules.{name} must be an int, got {shown(value)}")
     if value > MAX_CHIPS:
         limits = FAMILY_LIMITS.get(name)  # (a field of the reduced games: its own range)
         bound = f"{limits[0]}..{limits[1]}" if limits else f"at most {MAX_CHIPS}"
@@ -292,14 +292,14 @@ class Rules:
             _check_int(name, getattr(self, name))
         for name in _BOOL_FIELDS:
             if type(getattr(self, name)) is not bool:
-                raise RulesError(f"Rules.{name} must be a bool, got {getattr(self, name)!r}")
+                raise RulesError(f"Rules.{name} must be a bool, got {shown(getattr(self, name))}")
         hu = self.heads_up_uncapped
         if type(hu) is str and hu == "round":
             object.__setattr__(self, "heads_up_uncapped", True)  # one spelling: documents
         elif not (type(hu) is bool or (type(hu) is str and hu == "action")):
             raise RulesError(
                 "Rules.heads_up_uncapped must be False, True (or \"round\") or \"action\", "
-                f"got {hu!r}"
+                f"got {shown(hu)}"
             )
         if self.small_blind < 0:
             raise RulesError(f"Rules.small_blind must be >= 0, got {self.small_blind}")
@@ -334,7 +334,7 @@ class Rules:
         ):
             value = getattr(self, name)
             if value not in allowed or type(value) is not str:
-                raise RulesError(f"Rules.{name} must be one of {allowed}, got {value!r}")
+                raise RulesError(f"Rules.{name} must be one of {allowed}, got {shown(value)}")
         if not MIN_PLAYERS <= self.max_players <= MAX_PLAYERS:
             raise RulesError(
                 f"Rules.max_players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, "
@@ -466,7 +466,7 @@ class Rules:
         """
         fields = VARIANTS.get(name) if type(name) is str else None
         if fields is None:
-            raise ArgumentError(f"variant must be one of {sorted(VARIANTS)}, got {name!r}")
+            raise ArgumentError(f"variant must be one of {sorted(VARIANTS)}, got {shown(name)}")
         return cls.from_dict({**fields, **overrides})
 
     @classmethod
@@ -527,16 +527,18 @@ def _rake_fraction(value: object) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, (str, int, Decimal)):
         raise RulesError(
             f"Rules.rake_percent must be a decimal number as text, an int or a Decimal, "
-            f"got {value!r}"
+            f"got {shown(value)}"
         )
     try:
         d = Decimal(value.strip() if isinstance(value, str) else value)
     except (InvalidOperation, ValueError):
-        raise RulesError(f"Rules.rake_percent must be a decimal number, got {value!r}") from None
+        raise RulesError(
+            f"Rules.rake_percent must be a decimal number, got {shown(value)}"
+        ) from None
     if not d.is_finite() or not 0 <= d < 100 or d.as_tuple().exponent < -4:  # type: ignore[operator]
         raise RulesError(
             f"Rules.rake_percent must be a percentage 0 <= p < 100 with at most 4 decimals, "
-            f"got {value!r}"
+            f"got {shown(value)}"
         )
     return Fraction(d) / 100
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from triple_draw.errors import HistoryError
+from triple_draw.errors import HistoryError, shown
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.game.rules import MAX_CHIPS
 
@@ -228,7 +228,7 @@ def chip_list(value: Any, what: str, n: int | None, minimum: int = 0) -> list[in
 def short(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and whole(value) is None:
         return f"a number of more than {MAX_DIGITS} digits"
-    text = repr(value)
+    text = shown(value)
     return text if len(text) <= 60 else text[:50] + "..."
 
 
