@@ -4,17 +4,16 @@
   amount, bet or raise to what amount if at all; the discard choices in a draw), bound
   as ``Hand.legal_actions`` and used by the views;
 - :func:`raise_refusal`: why a bet or raise is not allowed, ``""`` when it is (the error
-  messages of ``apply`` and ``bet_or_raise``, and the answer of
-  ``Hand.can_bet_or_raise``: PokerKit's verify/can/do pattern);
+  messages of ``apply`` and ``bet_or_raise``: PokerKit's verify/can/do pattern);
 - :func:`round_action`: the bets, raises and calls of the round so far (the public
   record's account of it);
 - the flow: :func:`next_actor`, :func:`seek`, :func:`end_round`, :func:`start_round`.
 
-The actions themselves (``fold``, ``check_or_call``, ``bet_or_raise``) are the hot path
-and live in ``hand.py``; ``bet_or_raise`` writes the raise condition inline, as
-:func:`legal_actions` does (a function call per decision measured +1.3% to +3.9% a hand:
-docs/performance.md), and tests/test_hand_api.py holds both equal to
-:func:`raise_refusal` at every decision of many hands.
+The actions themselves (``fold``, ``check_or_call``, ``bet_or_raise``) and
+``can_bet_or_raise`` are the hot path and live in ``hand.py``; they write the raise
+condition inline, as :func:`legal_actions` does (a function call per decision measured
++1.3% to +3.9% a hand: docs/performance.md), and tests/test_hand_api.py holds them equal
+to :func:`raise_refusal` at every decision of many hands.
 """
 
 from __future__ import annotations
@@ -96,7 +95,8 @@ def legal_actions(st: HandState) -> Sequence[Action]:
     not: :func:`raise_refusal`); a shared tuple per situation. Draw: the discard choices
     of his cards (:class:`~triple_draw.game.actions.DiscardChoices`). Over: ``[]``.
 
-    The hot path's ``Hand.bet_or_raise`` writes the raise condition inline, as this does;
+    The hot path's ``Hand.can_bet_or_raise`` / ``bet_or_raise`` write the raise condition
+    inline, as this does;
     tests/test_hand_api.py holds them equal at every decision of many hands (and
     tests/test_view_parity.py the compiled core's views, which compute the same
     situation)."""

@@ -571,7 +571,16 @@ class Hand(HandState):
         not: the message of :class:`IllegalActionError` from :meth:`bet_or_raise`)."""
         if self._phase:
             return False
-        return not raise_refusal(self, self._actor)  # type: ignore[arg-type]
+        s: int = self._actor  # type: ignore[assignment]
+        # the raise condition of legal_actions (betting.py), inline: the environments'
+        # action masks and the history replays ask at every betting decision, and asking
+        # raise_refusal measured +22-26 ns a call (docs/performance.md)
+        return (
+            self._to_act[s] == MAY_RAISE
+            and self._full_bets < self._max_full_bets
+            and self._stacks[s] > self._level - self._bet[s]
+            and self._n_active > 1
+        )
 
     def bet_or_raise_amount(self) -> int | None:
         """The round total a bet or raise by the actor would reach, or ``None``."""
