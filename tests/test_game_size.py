@@ -110,3 +110,17 @@ def test_refused() -> None:
         game_size(Rules(**TINY), button=2)
     with pytest.raises(ArgumentTypeError, match="information_sets must be a bool"):
         game_size(Rules(**TINY), information_sets="yes")  # type: ignore[arg-type]
+
+
+def test_a_game_too_large_to_count_in_memory_is_refused() -> None:
+    """The memo bound: medium needs a few thousand card states (within 20,000, over
+    1,000); a bound below that refuses, in either count, and 0 lifts it."""
+    medium = Rules.variant("medium")
+    assert game_size(medium, max_states=20_000) == game_size(medium, max_states=0)
+    with pytest.raises(ArgumentError, match="more than max_states=1,000 remembered"):
+        game_size(medium, max_states=1_000)
+    with pytest.raises(ArgumentError, match="more than max_states=100 remembered"):
+        game_size(medium, information_sets=False, max_states=100)
+    for bad in (-1, 1.5, "many", True):
+        with pytest.raises(ArgumentError, match="max_states must be an int"):
+            game_size(medium, max_states=bad)  # type: ignore[arg-type]

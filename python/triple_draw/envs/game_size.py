@@ -162,6 +162,7 @@ class _Counter:
     def __init__(
         self, rules: Rules, stacks: tuple[int, ...], button: int, num_draws: int,
         seat: int | None,
+        max_states: int = 0,
     ) -> None:
         self.rules = rules
         self.n = len(stacks)
@@ -169,6 +170,8 @@ class _Counter:
         self.button = button
         self.num_draws = num_draws
         self.seat = seat
+        #: the most states the memos may hold (0: no bound)
+        self.max_states = max_states
         rc = rules.compiled
         self.deck = len(rc.deck)
         self.hand_size = rules.hand_size
@@ -180,6 +183,19 @@ class _Counter:
         self.info_memo: dict[tuple[int, frozenset[_State]], int] = {}
         self.draw_memo: dict[tuple[_State, int, int], tuple[int, dict[_State, int]]] = {}
         self.lab_memo: dict[tuple[tuple[tuple[int, ...], int], ...], int] = {}
+
+    def _check_size(self) -> None:
+        """Refuse to go on once the memos hold more than ``max_states`` entries: a game
+        too large to count in memory."""
+        if self.max_states and (
+            len(self.hist_memo) + len(self.info_memo) + len(self.draw_memo) > self.max_states
+        ):
+            raise ArgumentError(
+                f"game_size: counting this game needs more than max_states="
+                f"{self.max_states:,} remembered card states: it is "
+                "too large to count in memory (the heads-up members and the real game's "
+                "heads-up game count within the default; more seats grow it quickly)"
+            )
 
     # -- the public tree ---------------------------------------------------------------------
 
@@ -316,6 +332,7 @@ class _Counter:
                 e = self._finish(s, q)
                 ends[e] = ends.get(e, 0) + m
         self.draw_memo[key] = (chance, ends)
+        self._check_size()
         return chance, ends
 
     def _receive(self, st: _State, q: int, mine: bool) -> Iterator[tuple[_State, int]]:
@@ -370,6 +387,7 @@ class _Counter:
                 for e, m in ends.items():
                     total += m * self.histories(child, e)
         self.hist_memo[key] = total
+        self._check_size()
         return total
 
     def information_sets(self, node: _Public, states: frozenset[_State]) -> int:
@@ -397,6 +415,7 @@ class _Counter:
                     after.update(self.draw(s, node.actor, k)[1])
                 total += self.information_sets(child, frozenset(after))
         self.info_memo[key] = total
+        self._check_size()
         return total
 
     @staticmethod
@@ -468,6 +487,7 @@ def game_size(
     button: int = 0,
     num_draws: int | None = None,
     information_sets: bool = True,
+    max_states: int = 2_000_000,
 ) -> GameSize:
     """The exact size of the OpenSpiel game ``python_triple_draw`` with these rules (the
     reduced games' fields included), ``num_players`` seats, ``stacks`` (one for every
@@ -478,6 +498,13 @@ def game_size(
     ``information_sets=False`` counts the histories only (0 information sets), which is
     much quicker. The integers are exact, however large.
 
+    The cost grows quickly with the seats: the real game heads-up takes about 20 s and
+    400 MB (its histories alone 0.1 s), three seats' histories about 3 s, but three
+    seats' information sets or six seats' histories outgrow any machine's memory. The
+    counter refuses to go on (:class:`~triple_draw.errors.ArgumentError`) once it
+    remembers more than ``max_states`` card states (the default stops it below 1 GB of
+    memory, after 15-30 s in those two cases); ``max_states=0`` lifts the bound.
+
     Raises :class:`~triple_draw.errors.ArgumentTypeError` for rules that are not a
     :class:`~triple_draw.Rules`, and :class:`~triple_draw.errors.ArgumentError` for a
     game OpenSpiel cannot load (too many players for the deck, a stack or button out of
@@ -487,7 +514,9 @@ def game_size(
         raise ArgumentTypeError(f"information_sets must be a bool, got {information_sets!r}")
     r, seat_stacks, button, k = _args(rules, num_players, stacks, button, num_draws)
     n = len(seat_stacks)
-    c = _Counter(r, seat_stacks, button, k, None)
+    if type(max_states) is not int or max_states < 0:
+        raise ArgumentError(f"max_states must be an int >= 0 (0: no bound), got {max_states!r}")
+    c = _Counter(r, seat_stacks, button, k, None, max_states)
     dealt = n * r.hand_size
     deck = c.deck
     deal_nodes = sum(perm(deck, i) for i in range(dealt))
@@ -495,6 +524,6 @@ def game_size(
     infos = 0
     if information_sets:
         for seat in range(n):
-            cs = _Counter(r, seat_stacks, button, k, seat)
+            cs = _Counter(r, seat_stacks, button, k, seat, max_states)
             infos += cs.information_sets(cs.root(), frozenset((cs.initial(),)))
     return GameSize(infos, histories)
