@@ -198,6 +198,89 @@ def test_hole_cards_as_card_objects():
     assert h.hole_cards(0) == tuple(Card(x) for x in ("7h", "5d", "4c", "3s", "2h"))
 
 
+@pytest.mark.parametrize("core", ["compiled", "reference"])
+def test_hole_cards_are_the_cores_shared_cards_first_time_and_after(core: str) -> None:
+    """hole_cards reads a table of the core's 52 shared Cards, made at its first call for
+    that core: the first call and the later ones give the same objects, and a record's
+    unknown card raises UnknownCardsError on both paths."""
+    from triple_draw.errors import UnknownCardsError
+    from triple_draw.game import hand as hand_module
+    from triple_draw.game.core import resolve_core
+
+    c = resolve_core(core)
+    hand_module._CARD_TABLES.pop(c, None)
+    h = Hand(R, [100] * 2, hole_cards=["7h 5d 4c 3s 2h", None], seed=1, core=core)
+    first = h.hole_cards(0)
+    assert c in hand_module._CARD_TABLES
+    again = h.hole_cards(0)
+    assert [str(x) for x in first] == ["7h", "5d", "4c", "3s", "2h"]
+    assert all(a is b and type(a) is c.Card for a, b in zip(first, again, strict=True))
+    assert first == tuple(c.parse_cards("7h 5d 4c 3s 2h"))
+    rec = Hand(R, [100] * 2, record=True, hole_cards=["7h 5d 4c 3s 2h", None], core=core)
+    for _ in range(2):
+        hand_module._CARD_TABLES.pop(c, None)
+        with pytest.raises(UnknownCardsError, match="seat 1 holds 5 unknown cards"):
+            rec.hole_cards(1)
+        assert rec.hole_cards(0) == first  # and the table is made now
+        with pytest.raises(UnknownCardsError, match="seat 1 holds 5 unknown cards"):
+            rec.hole_cards(1)
+    with pytest.raises(ArgumentError, match="seat"):
+        h.hole_cards(2)
+
+
+def test_hole_cards_of_a_core_without_parse_cards_or_a_hash() -> None:
+    """A user's core without parse_cards gets a Card of its own per call; one that cannot
+    be hashed is not remembered, and still works."""
+    import types
+
+    from triple_draw.game import hand as hand_module
+    from triple_draw.game.core import resolve_core
+
+    compiled = resolve_core("compiled")
+    made: list[int] = []
+
+    class Bare:  # hashable (by identity), without parse_cards
+        def __getattr__(self, name: str) -> Any:
+            if name == "parse_cards":
+                raise AttributeError(name)
+            return getattr(compiled, name)
+
+        @staticmethod
+        def Card(cid: int) -> Any:  # noqa: N802 - the core's attribute
+            made.append(cid)
+            return compiled.Card(cid)
+
+    bare = Bare()
+    unhashable = types.SimpleNamespace(**{k: getattr(compiled, k) for k in dir(compiled)})
+    for core in (bare, unhashable):
+        h = Hand(R, [100] * 2, hole_cards=["7h 5d 4c 3s 2h", None], seed=1, core=core)
+        for _ in range(2):
+            assert [str(x) for x in h.hole_cards(0)] == ["7h", "5d", "4c", "3s", "2h"]
+    assert len(made) == 10  # five Cards made by the bare core at each of its two calls
+    assert not any(k is bare or k is unhashable for k in hand_module._CARD_TABLES)
+
+
+def test_discard_actions_are_shared_values() -> None:
+    """Discard() gives the shared discard action of its cards (what legal_actions lists),
+    whatever form the cards come in; actions are values all the same."""
+    from triple_draw import Card
+
+    h = Hand(R, [100] * 2, hole_cards=["7h 5d 4c 3s 2h", "Kd Qs Jh 9s 8c"], seed=1)
+    to_draw(h)
+    s = h.actor
+    assert s == 1
+    listed = h.legal_actions()[0b11]  # the two lowest ids held: 8c and 9s
+    assert Discard("8c 9s") is listed
+    assert Discard([Card("9s"), Card("8c")]) is listed
+    assert Discard((31, 24)) is listed and Discard([24, 31]) is listed
+    assert Discard([]) is Discard() is h.legal_actions()[0]
+    held = [Card("8c")]
+    Discard(held)
+    assert held == [Card("8c")]  # the caller's list is not sorted in place
+    assert Discard([Card("8c"), Card("8c")]).cards == (24, 24)  # refused when applied
+    unchanged(h, lambda: h.apply(Discard([Card("8c"), Card("8c")])), "same card twice")
+
+
 # -- views ----------------------------------------------------------------------------------
 
 

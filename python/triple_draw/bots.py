@@ -48,7 +48,7 @@ from triple_draw.errors import (
     ReducedGameError,
     TripleDrawError,
 )
-from triple_draw.game.actions import Action, make_action
+from triple_draw.game.actions import Action, discard_action, make_action
 from triple_draw.game.cards import RANKS, to_ids
 from triple_draw.game.core import Core, portable_core, resolve_core
 
@@ -578,9 +578,7 @@ class RandomBot(Bot):
         try:
             if obs.phase == "draw":
                 rnd = rng.random
-                return make_action(
-                    "discard", None, tuple(sorted([c for c in obs.hole if rnd() < 0.5]))
-                )
+                return discard_action(tuple(sorted([c for c in obs.hole if rnd() < 0.5])))
             # the legal actions in the order Hand.legal_actions lists them
             facing = obs.to_call > 0
             k = 0 if facing or self.fold_when_free else 1  # index of the first option
@@ -631,8 +629,8 @@ class CallingStationBot(Bot):
             if obs.phase == "draw":
                 hole = obs.hole
                 if 0 < len(hole) < 5:  # a reduced game's short hand
-                    return make_action("discard", None, _short_discard(hole, self.keep_max))
-                return make_action("discard", None, self._discard(hole, self.keep_max, self._pat))
+                    return discard_action(_short_discard(hole, self.keep_max))
+                return discard_action(self._discard(hole, self.keep_max, self._pat))
             return _call(obs) if obs.to_call > 0 else _CHECK
         except TripleDrawError:
             raise
@@ -792,7 +790,7 @@ class HeuristicBot(Bot):
                 return _bet_or_raise(obs)
         except _BAD_INPUT as e:
             raise ArgumentError(f"not an Observation: {obs!r} ({e})") from None
-        return make_action("discard", None, cards)
+        return discard_action(cards)
 
 
 _LOW_RANKS = tuple(range(RANKS.index("8") + 1))  # deuce .. eight, as rank indices
@@ -997,7 +995,7 @@ class EquityBot(Bot):
         try:
             opps = self._opponents(obs)
             if obs.phase == "draw":
-                return make_action("discard", None, self._discard(obs, opps))
+                return discard_action(self._discard(obs, opps))
             if not opps:  # pragma: no cover - the engine asks nobody alone in the hand
                 return _call(obs) if obs.to_call > 0 else _CHECK
             draws_left = 3 - obs.street

@@ -38,7 +38,7 @@ from typing import Any
 from triple_draw._text import format_table
 from triple_draw.bots import make_bot, view_hole_ids
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
-from triple_draw.game.actions import Action, make_action
+from triple_draw.game.actions import Action, discard_action, make_action
 from triple_draw.game.core import portable_core, resolve_core
 from triple_draw.game.rules import MAX_PLAYERS, Rules
 from triple_draw.simulation import (
@@ -112,7 +112,7 @@ class PolicyBot:
             )
         if a >= encoding.DISCARD_OFFSET:
             held = view_hole_ids(view)
-            return make_action("discard", None, encoding.discard_cards(held, a - 3))
+            return discard_action(encoding.discard_cards(held, a - 3))
         if a == encoding.FOLD:
             return make_action("fold")
         if a == encoding.CHECK_CALL:

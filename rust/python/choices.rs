@@ -6,8 +6,9 @@
 //! `isinstance` checks against it hold): item `m` throws the held cards, in ascending id
 //! order, at the set bits of `m`. Items are the Python layer's shared `Action` objects:
 //! looked up in its cache of discard actions (`_DISCARDS`) and, when missing, made here
-//! the way its `make_action` makes them (`object.__new__` and `object.__setattr__`, which
-//! skip the dataclass's checks: the cards are known to be a sorted tuple of held ids) and
+//! as its `make_action` makes them (`object.__new__`, then each field set past the frozen
+//! dataclass's `__setattr__` and its checks: the cards are known to be a sorted tuple of
+//! held ids) and
 //! put into the cache while it has room. What the Python layer provides comes from
 //! `_COMPILED_SUPPORT` in `triple_draw.game.actions`.
 

@@ -87,7 +87,7 @@ from typing import Any
 import numpy as np
 
 from triple_draw.errors import ArgumentError, ArgumentTypeError, IllegalActionError
-from triple_draw.game.actions import Action, make_action
+from triple_draw.game.actions import Action, discard_action, make_action
 from triple_draw.game.cards import CARD_TEXT
 from triple_draw.bots import HeuristicBot, plays_rules
 from triple_draw.game.hand import check_deck_holds
@@ -485,9 +485,7 @@ class Layout:
         legal now."""
         a = self._check(hand, a)
         if a >= DISCARD_OFFSET:
-            return make_action(
-                "discard", None, self.discard_cards(hand.hole_ids(hand.actor), a - 3)
-            )
+            return discard_action(self.discard_cards(hand.hole_ids(hand.actor), a - 3))
         if a == FOLD:
             return _FOLD
         if a == CHECK_CALL:

@@ -599,16 +599,14 @@ class Hand(HandState):
         if type(seat) is not int or not 0 <= seat < self._n:
             raise self._bad_seat(seat)
         held = self._hands[seat]
-        if UNKNOWN in held:
-            raise UnknownCardsError(
-                f"seat {seat} holds {held.count(UNKNOWN)} unknown cards (a record): use "
-                "hole_text, where they are '??'"
-            )
-        core = self._core
-        shared = getattr(core, "parse_cards", None)  # (not required of a core)
-        if shared is not None:  # both bundled cores hand out one shared Card per card
-            return tuple(shared(held))
-        return tuple(core.Card(c) for c in held)
+        try:
+            table = _CARD_TABLES[self._core]
+        except (KeyError, TypeError):  # the core's first time, or a core not hashable
+            return _hole_cards(self._core, seat, held)
+        try:
+            return tuple([table[c] for c in held])
+        except IndexError:  # UNKNOWN (52), past the table: a record's unknown card
+            raise _unknown_cards(seat, held) from None
 
     def hole_text(self, seat: int) -> tuple[str, ...]:
         if type(seat) is not int or not 0 <= seat < self._n:
@@ -1027,6 +1025,33 @@ class Hand(HandState):
             f"<Hand {self._n} players, {PHASES[self._phase]} {self._street}, actor={self._actor}, "
             f"pot={self.pot}, stacks={list(self._stacks)}>"
         )
+
+
+#: The 52 ``Card`` objects of each core with a ``parse_cards`` (both bundled cores), by
+#: core: :meth:`Hand.hole_cards` hands them out by id, the same object for the same card.
+_CARD_TABLES: dict[Any, tuple[Any, ...]] = {}
+
+
+def _hole_cards(core: Any, seat: int, held: list[int]) -> tuple[Any, ...]:
+    """:meth:`Hand.hole_cards` for a core not in :data:`_CARD_TABLES` (yet)."""
+    if UNKNOWN in held:
+        raise _unknown_cards(seat, held)
+    shared = getattr(core, "parse_cards", None)  # (not required of a core)
+    if shared is None:  # a Card per call, as the core makes them
+        return tuple(core.Card(c) for c in held)
+    table = tuple(shared(range(52)))
+    try:
+        _CARD_TABLES[core] = table
+    except TypeError:  # a core object that is not hashable: nothing to remember it by
+        pass
+    return tuple([table[c] for c in held])
+
+
+def _unknown_cards(seat: int, held: list[int]) -> UnknownCardsError:
+    return UnknownCardsError(
+        f"seat {seat} holds {held.count(UNKNOWN)} unknown cards (a record): use "
+        "hole_text, where they are '??'"
+    )
 
 
 def _restore(cls: type[Hand], data: dict[str, Any], core: Any) -> Hand:
