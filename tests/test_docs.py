@@ -204,7 +204,7 @@ def test_console_transcript(block: Block, shim: dict[str, str], tmp_path: Path) 
 # -- sh: commands to copy ------------------------------------------------------------------
 
 SH = [b for b in ALL if b.lang == "sh"]
-REPO_PATH = re.compile(r"^(benches|tests|scripts|docs|python|rust|\.ci)/")
+REPO_PATH = re.compile(r"^(benches|tests|scripts|docs|python|rust|fuzz|examples|\.ci)/")
 
 
 def _commands(body: str) -> list[list[str]]:

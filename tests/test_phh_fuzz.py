@@ -1,6 +1,8 @@
 """Fuzzing ``phh.loads`` (docs: PHH, untrusted input): texts mutated from the seed corpus
-in ``fuzz/seeds/phh/`` either load or are refused with a ``TripleDrawError``, never
-another exception. ``fuzz/python/fuzz_phh.py`` runs the same check under atheris."""
+in ``fuzz/python/corpus/phh/`` either load - hands that hold their chips and write
+themselves back out - or are refused with a ``TripleDrawError``, never another exception.
+``fuzz/python/fuzz_phh.py`` is the check (and runs under atheris: ``fuzz/python/run.py``);
+here hypothesis draws the mutations."""
 
 from __future__ import annotations
 
@@ -12,57 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = sorted((ROOT / "fuzz" / "seeds" / "phh").iterdir())
+CORPUS = sorted((ROOT / "fuzz" / "python" / "corpus" / "phh").iterdir())
 _spec = importlib.util.spec_from_file_location("fuzz_phh", ROOT / "fuzz" / "python" / "fuzz_phh.py")
 assert _spec is not None and _spec.loader is not None
 fuzz_phh = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fuzz_phh)
 
-#: Pieces a mutation inserts: the format's own words, and hostile numbers and nesting.
-TOKENS = [
-    "??",
-    "p1",
-    "p9",
-    "p0",
-    "d dh",
-    "sd",
-    "sm",
-    "cbr",
-    "cc",
-    "f",
-    "-",
-    "#",
-    "\n",
-    "]",
-    "[",
-    "{",
-    "}",
-    ",",
-    "=",
-    '"',
-    "'''",
-    "1e1000000",
-    "9" * 50,
-    "-1",
-    "0",
-    "1.5",
-    "nan",
-    "inf",
-    "7h5d4c3s2h",
-    "AsAs",
-    "[" * 200,
-    "variant",
-    "actions",
-    "seats = [9, 9, 9]",
-    "[_triple_draw_rules]\nraise_cap = 0",
-    'reshuffle = "pokerstars"',
-    "[1]",
-    "[[x]]",
-    "starting_stacks = [1, 1]",
-    "finishing_stacks = [0, 0, 0]",
-    "\ud800",
-    "\x00",
-]
+TOKENS = fuzz_phh.TOKENS  # what its mutator inserts: the format's words, hostile values
 
 
 def test_the_seed_corpus_loads() -> None:

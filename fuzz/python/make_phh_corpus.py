@@ -1,8 +1,9 @@
-"""Write the seed corpus of the PHH fuzz target (``fuzz/seeds/phh/``).
+"""Write the seed corpus of the PHH fuzz target (``fuzz/python/corpus/phh/``).
 
 A few small hands that between them use every part of the format: a hand won at once, a
 showdown, a draw left unfinished, antes, a player's view with ``??`` cards and reshuffles,
-a PokerKit-style hand with no triple_draw fields, and a ``.phhs`` file of two hands.
+a PokerKit-style hand with no triple_draw fields, a ``.phhs`` file of two hands, and a
+raked heads-up hand with burn cards and the declare-then-deal draw.
 
     python fuzz/python/make_phh_corpus.py
 """
@@ -22,7 +23,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-OUT = Path(__file__).resolve().parent.parent / "seeds" / "phh"
+OUT = Path(__file__).resolve().parent / "corpus" / "phh"
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 from conftest import play_randomly  # noqa: E402 - the tests' helper, by path
 
@@ -57,6 +58,11 @@ def main() -> None:
     del doc["seats"], doc[phh.RULES_FIELD]
     files["pokerkit-style.phh"] = tomli_w.dumps(doc)
     files["two-hands.phhs"] = phh.dumps_all([h, showdown])
+    # a raked heads-up hand with burn cards and the declare-then-deal draw
+    raked = Rules(rake_percent=5, rake_cap=3, burn_cards=True, draw_procedure="declare-then-deal")
+    files["raked-heads-up.phh"] = phh.dumps(
+        play(Hand(raked, [300, 150], button=0, seed=13), random.Random(13), heavy=0.6)
+    )
     for name, text in files.items():
         (OUT / name).write_text(text, encoding="utf-8")
 

@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-TARGETS = ("from_dict", "cards", "cli", "server", "histories", "table", "discard")
+TARGETS = ("from_dict", "cards", "cli", "server", "histories", "phh", "table", "discard")
 
 
 def command(target: str, seconds: float, engine: str, work: Path) -> list[str]:
