@@ -356,3 +356,26 @@ def test_huge_amounts_and_nul_names_are_package_errors() -> None:
         with pytest.raises(ArgumentError, match=r"cannot be read \(File name too long\)") as e:
             load("[" * 100_000)
         assert len(str(e.value)) < 300
+
+
+@pytest.mark.parametrize(
+    ("site", "line"),
+    [
+        ("pokerstars", "deuce:seven: discards 3 cards"),
+        ("fulltilt", "tiltless discards 2 cards"),
+        ("winamax", "Pif discard 2 cards"),
+    ],
+)
+def test_an_unseen_draw_of_more_cards_than_a_hand_holds_is_refused(site: str, line: str) -> None:
+    """Another player's draw claiming more than five cards (found by fuzzing: it raised
+    IndexError out of ``histories.load``) refuses its hand with the line and the reason;
+    the file's other hands load, and a refusal quotes at most 160 characters of a line."""
+    text = histories._text.decode((DATA / site / "cash.txt").read_bytes()).replace("\r\n", "\n")
+    assert text.count("\n" + line + "\n") == 1
+    whole = histories.load(text)
+    for count, why in (("9", "discards 9 cards: a player holds 5"), ("9" * 500, "cannot be read")):
+        bad = histories.load(text.replace(line, line.replace(line.split()[-2], count)))
+        assert len(bad.hands) == len(whole.hands) - 1 and len(bad.refused) == len(whole.refused) + 1
+        reason = next(r.reason for r in bad.refused if r not in whole.refused)
+        assert why in reason and ", line " in reason
+        assert len(reason) < 400

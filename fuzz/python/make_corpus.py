@@ -1,15 +1,17 @@
 """Write the seed corpus of the Python fuzz targets (``fuzz/python/corpus/``).
 
 ``python fuzz/python/make_corpus.py``: saved hands at every stage for ``from_dict``, card
-texts for ``cards``, command lines for ``cli``. The files are committed; rerun this only
-when the documents' format changes.
+texts for ``cards``, command lines for ``cli``, server sessions, the sites' records for
+``histories``, saved tables and discard plays (``phh``'s seeds are written by
+``make_phh_corpus.py``). The files are committed; rerun this only when the documents'
+format changes. It replaces the files it wrote before and keeps the regression seeds
+(``regress_*``: inputs of fixed findings, committed by hand).
 """
 
 from __future__ import annotations
 
 import json
 import random
-import shutil
 from pathlib import Path
 
 from triple_draw import Hand, Rules
@@ -63,21 +65,28 @@ def hands() -> dict[str, Hand]:
     return out
 
 
+def fresh(target: str) -> Path:
+    """The corpus folder of ``target``, emptied of what this script wrote there before
+    (the regression seeds, ``regress_*``, stay)."""
+    d = CORPUS / target
+    d.mkdir(parents=True, exist_ok=True)
+    for p in d.iterdir():
+        if p.is_file() and not p.name.startswith("regress_"):
+            p.unlink()
+    return d
+
+
 def main() -> None:
-    shutil.rmtree(CORPUS, ignore_errors=True)
-    d = CORPUS / "from_dict"
-    d.mkdir(parents=True)
+    d = fresh("from_dict")
     for name, h in hands().items():
         (d / f"{name}.json").write_text(json.dumps(h.to_dict(), separators=(",", ":")))
-    d = CORPUS / "cards"
-    d.mkdir()
+    d = fresh("cards")
     texts = ["7h5d4c3s2h", "7c 5d 4h 3s 2c", "As,Kd,Qh,Jc,9s", "10h 9h 8h 7h 6h",
              "TD 3S 2C 4H 5D", "??", "7h5d", "7h7h5d4c3s", "Xx", "Ac5d4h3s2c6c",
              "2c 3c 4c 5c 6c 7c", "\u00a07h"]  # fmt: skip
     for i, t in enumerate(texts):
         (d / f"text_{i:02d}").write_bytes(t.encode())
-    d = CORPUS / "cli"
-    d.mkdir()
+    d = fresh("cli")
     lines = [
         ["eval", "7c5d4h3s2c", "8c6d4h3s2c"],
         ["eval", "--json", "Ac5d4h3s2c"],
@@ -95,20 +104,16 @@ def main() -> None:
     ]
     for i, argv in enumerate(lines):
         (d / f"argv_{i:02d}").write_bytes(b"\0".join(a.encode() for a in argv))
-    d = CORPUS / "server"
-    d.mkdir()
+    d = fresh("server")
     for i, session in enumerate(server_sessions()):
         (d / f"session_{i:02d}").write_bytes(session)
-    d = CORPUS / "histories"
-    d.mkdir()
+    d = fresh("histories")
     for path in sorted(HISTORIES.rglob("*.txt")):
         (d / f"{path.parent.name}_{path.name}").write_bytes(path.read_bytes())
-    d = CORPUS / "table"
-    d.mkdir()
+    d = fresh("table")
     for i, doc in enumerate(table_documents()):
         (d / f"table_{i:02d}.json").write_text(json.dumps(doc, separators=(",", ":")))
-    d = CORPUS / "discard"
-    d.mkdir()
+    d = fresh("discard")
     for i in range(12):  # players, draw procedure, reshuffle, burns, ante, seed
         seed = bytes([i % 7, i % 2, i % 3, (i // 2) % 2, (i // 3) % 2, i, 7, 1])
         (d / f"hand_{i:02d}").write_bytes(seed)

@@ -317,8 +317,15 @@ def _reason(e: RecordError, rec: SiteRecord | None, first: int, header: str) -> 
     hand_id = rec.hand_id if rec else _hand_id(header)
     hid = f"hand #{hand_id}" if hand_id else f"the hand at line {first}"
     if e.line:
-        return f"{hid}, line {e.line} ({e.text.strip()!r}): {e.why}"
+        text = e.text.strip()
+        if len(text) > _QUOTED:  # a corrupt file's line may be of any length
+            text = text[: _QUOTED - 3] + "..."
+        return f"{hid}, line {e.line} ({text!r}): {e.why}"
     return f"{hid}: {e.why}"
+
+
+#: the most of a line a refusal quotes (a site's lines are well under it)
+_QUOTED = 160
 
 
 def _hand_id(header: str) -> str | None:

@@ -335,7 +335,7 @@ def replay(
         try:
             if kind == "draw":
                 if phase == DRAW and ln.cards is None and ln.kept is None:
-                    hand.discard(_UNKNOWN[ln.count or 0])  # another player's draw: unseen
+                    hand.discard(_unseen(ln, ln.count or 0))  # another player's draw
                 else:
                     _draw(hand, ln)
             elif phase != BET:
@@ -406,7 +406,18 @@ def _draw(hand: Hand, ln: Line) -> None:
         seat = hand.actor
         assert seat is not None
         _same_cards(hand, seat, ln, set(ln.kept))
-    hand.discard(_UNKNOWN[count])
+    hand.discard(_unseen(ln, count))
+
+
+def _unseen(ln: Line, count: int) -> list[int]:
+    """The ``count`` unknown cards of a draw nobody saw (a line may claim any number)."""
+    if count < len(_UNKNOWN):
+        return _UNKNOWN[count]
+    raise RecordError(
+        f"{ln.name} discards {count} cards: a player holds {len(_UNKNOWN) - 1}",
+        ln.lineno,
+        ln.text,
+    )
 
 
 def _same_cards(hand: Hand, seat: int, ln: Line, shown: set[int]) -> None:
