@@ -21,7 +21,7 @@ import _harness  # noqa: E402
 # a few seconds in all: the CLI runs whole commands, so it gets fewer inputs
 BRIEF = {
     "from_dict": 250, "cards": 500, "cli": 50, "server": 40,
-    "histories": 150, "phh": 150, "table": 60, "discard": 30,
+    "histories": 150, "phh": 150, "table": 60, "tournament": 40, "discard": 30,
 }  # fmt: skip
 KNOWN = json.loads((FUZZ / "known.json").read_text())
 

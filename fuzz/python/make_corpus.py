@@ -117,6 +117,89 @@ def main() -> None:
     for i in range(12):  # players, draw procedure, reshuffle, burns, ante, seed
         seed = bytes([i % 7, i % 2, i % 3, (i // 2) % 2, (i // 3) % 2, i, 7, 1])
         (d / f"hand_{i:02d}").write_bytes(seed)
+    d = fresh("tournament")
+    for i, doc in enumerate(tournament_documents()):
+        (d / f"tournament_{i:02d}.json").write_text(json.dumps(doc, separators=(",", ":")))
+
+
+def tournament_documents() -> list[dict]:
+    """Tournaments' documents: registering, in play (mid-hand, between deals), a
+    multi-table one with late entries, re-entries, absent players and hand-for-hand play,
+    a heads-up one played to its end, and a preset's."""
+    from fuzz_tournament import play_on
+
+    from triple_draw import Level, Structure, Tournament
+    from triple_draw.errors import IllegalActionError
+
+    def tiny(**fields: object) -> Structure:
+        base: dict = dict(
+            name="tiny",
+            starting_stack=20,
+            levels=(Level(1, 2, 2, 4, 0, 6), Level(2, 4, 4, 8, 1, 1000)),
+            table_size=6,
+            min_entries=2,
+            hand_for_hand=False,
+            rules={"raise_cap": 4},
+        )
+        base.update(fields)
+        return Structure(**base)
+
+    out = []
+    t = Tournament(tiny(), seed=1)
+    for p in ("ann", "bob", "cy"):
+        t.register(p)
+    out.append(t.to_dict())  # registering
+    t.start()
+    play_on(t, random.Random(1), 12)
+    out.append(t.to_dict())  # a hand in progress
+    play_on(t, random.Random(2), 200)
+    out.append(t.to_dict())
+    t = Tournament(tiny(late_registration=1, reentries=1, hand_for_hand=True), seed=3)
+    for i in range(15):
+        t.register(f"p{i}")
+    t.start()
+    rnd = random.Random(3)
+    for step in range(400):
+        if t.is_over:
+            break
+        play_on(t, rnd, 1)
+        if t.registration_open and rnd.random() < 0.05:
+            busted = [e.player for e in t.entries() if e.status == "busted"]
+            try:
+                t.register(rnd.choice(busted) if busted else f"late{step}")
+            except IllegalActionError:
+                pass
+        if rnd.random() < 0.03:
+            seated = [e.player for e in t.entries() if e.status in ("playing", "moving")]
+            if seated:
+                p = rnd.choice(seated)
+                t.set_absent(p, not t.is_absent(p))
+        if step in (60, 250):
+            out.append(t.to_dict())
+    t = Tournament(tiny(table_size=2), seed=4)
+    t.register("hu1")
+    t.register("hu2")
+    t.start()
+    while not t.is_over:
+        play_on(t, random.Random(len(out)), 50)
+    out.append(t.to_dict())  # over
+    t = Tournament("sng6", seed=5)
+    for i in range(6):
+        t.register(f"s{i}")  # a sit & go: it starts when full
+    play_on(t, random.Random(5), 40)
+    out.append(t.to_dict())
+    t = Tournament("sng2", seed=6)
+    t.register("h1")
+    t.register("h2")
+    play_on(t, random.Random(6), 25)
+    out.append(t.to_dict())
+    t = Tournament(tiny(table_size=4), seed=7)  # two tables: players move to balance them
+    for i in range(8):
+        t.register(f"m{i}")
+    t.start()
+    play_on(t, random.Random(7), 120)
+    out.append(t.to_dict())
+    return out
 
 
 def table_documents() -> list[dict]:

@@ -24,7 +24,9 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-TARGETS = ("from_dict", "cards", "cli", "server", "histories", "phh", "table", "discard")
+TARGETS = (
+    "from_dict", "cards", "cli", "server", "histories", "phh", "table", "tournament", "discard",
+)  # fmt: skip
 
 
 def command(target: str, seconds: float, engine: str, work: Path) -> list[str]:
