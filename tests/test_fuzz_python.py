@@ -20,14 +20,14 @@ import _harness  # noqa: E402
 
 # a few seconds in all: the CLI runs whole commands, so it gets fewer inputs
 BRIEF = {
-    "from_dict": 250, "cards": 500, "cli": 50, "server": 40,
+    "from_dict": 250, "cards": 500, "cli": 50, "server": 40, "tourney": 12,
     "histories": 150, "phh": 150, "table": 60, "tournament": 40, "discard": 30,
 }  # fmt: skip
 KNOWN = json.loads((FUZZ / "known.json").read_text())
 
 
 def target(name: str):  # type: ignore[no-untyped-def]
-    if name == "server":  # the server extra
+    if name in ("server", "tourney"):  # the server extra
         pytest.importorskip("starlette")
         pytest.importorskip("fastjsonschema")
     return importlib.import_module(f"fuzz_{name}")

@@ -1,11 +1,11 @@
 """Write the seed corpus of the Python fuzz targets (``fuzz/python/corpus/``).
 
 ``python fuzz/python/make_corpus.py``: saved hands at every stage for ``from_dict``, card
-texts for ``cards``, command lines for ``cli``, server sessions, the sites' records for
-``histories``, saved tables and discard plays (``phh``'s seeds are written by
-``make_phh_corpus.py``). The files are committed; rerun this only when the documents'
-format changes. It replaces the files it wrote before and keeps the regression seeds
-(``regress_*``: inputs of fixed findings, committed by hand).
+texts for ``cards``, command lines for ``cli``, table and tournament server sessions, the
+sites' records for ``histories``, saved tables and tournaments, and discard plays
+(``phh``'s seeds are written by ``make_phh_corpus.py``). The files are committed; rerun
+this only when the documents' format changes. It replaces the files it wrote before and
+keeps the regression seeds (``regress_*``: inputs of fixed findings, committed by hand).
 """
 
 from __future__ import annotations
@@ -117,6 +117,11 @@ def main() -> None:
     for i in range(12):  # players, draw procedure, reshuffle, burns, ante, seed
         seed = bytes([i % 7, i % 2, i % 3, (i // 2) % 2, (i // 3) % 2, i, 7, 1])
         (d / f"hand_{i:02d}").write_bytes(seed)
+    d = fresh("tourney")
+    from fuzz_tourney import sessions
+
+    for i, session in enumerate(sessions()):
+        (d / f"session_{i:02d}").write_bytes(session)
     d = fresh("tournament")
     for i, doc in enumerate(tournament_documents()):
         (d / f"tournament_{i:02d}.json").write_text(json.dumps(doc, separators=(",", ":")))

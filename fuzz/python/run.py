@@ -25,7 +25,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TARGETS = (
-    "from_dict", "cards", "cli", "server", "histories", "phh", "table", "tournament", "discard",
+    "from_dict", "cards", "cli", "server", "tourney", "histories", "phh", "table", "tournament",
+    "discard",
 )  # fmt: skip
 
 
