@@ -18,7 +18,8 @@ sys.path.insert(0, str(FUZZ))
 
 import _harness  # noqa: E402
 
-# a few seconds in all: the CLI runs whole commands, so it gets fewer inputs
+# about ten seconds in all: the CLI runs whole commands and a tournament server session
+# plays a whole tournament, so they get fewer inputs
 BRIEF = {
     "from_dict": 250, "cards": 500, "cli": 50, "server": 40, "tourney": 12,
     "histories": 150, "phh": 150, "table": 60, "tournament": 40, "discard": 30,
