@@ -10,6 +10,7 @@ random mutator over the seed corpus everywhere (the pytest test and the fallback
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -69,6 +70,27 @@ def guarded(check: Callable[[bytes], None], name: str) -> Callable[[bytes], None
                 raise
 
     return test_one_input
+
+
+def loaded(data: bytes, load: Callable[[Any], Any], refusals: tuple[type[Exception], ...]) -> Any:
+    """What ``load`` makes of the JSON document ``data``, or ``None`` when ``data`` is no
+    JSON document or ``load`` refuses it with one of ``refusals`` (the errors it promises
+    for a bad document): the start of the targets that load saved documents."""
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    try:
+        return load(doc)
+    except refusals:
+        return None
+
+
+def saves_to_itself(obj: Any, load: Callable[[Any], Any], what: str) -> None:
+    """``obj.to_dict()``, through JSON text, loads back to the same document."""
+    saved = obj.to_dict()
+    again = load(json.loads(json.dumps(saved))).to_dict()
+    assert again == saved, f"{what} does not save to the same document"
 
 
 def seeds(name: str) -> list[bytes]:

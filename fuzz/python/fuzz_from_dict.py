@@ -21,7 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _harness import fuzz_one, guarded
+from _harness import fuzz_one, guarded, loaded, saves_to_itself
 
 from triple_draw import Hand, SchemaError
 
@@ -89,21 +89,15 @@ def mutate(data: bytes, rnd: random.Random) -> bytes:
 
 
 def check(data: bytes) -> None:
-    try:
-        doc = json.loads(data)
-    except (ValueError, RecursionError):
-        return  # not a JSON document: nothing to hand to from_dict
-    try:
-        hand = Hand.from_dict(doc)
-    except SchemaError:
+    hand = loaded(data, Hand.from_dict, (SchemaError,))
+    if hand is None:
         return
     start = sum(hand.starting_stacks)
     if hand.is_over:
         assert sum(hand.stacks) == start, "a finished hand does not hold its chips"
     else:
         assert sum(hand.stacks) + hand.pot == start, "stacks and pot do not add up"
-    again = Hand.from_dict(json.loads(json.dumps(hand.to_dict())))
-    assert again.to_dict() == hand.to_dict(), "a loaded hand does not save to the same document"
+    saves_to_itself(hand, Hand.from_dict, "a loaded hand")
     rnd = random.Random(data)
     for _ in range(400):
         if hand.is_over:

@@ -12,13 +12,12 @@ Run: ``python fuzz/python/fuzz_table.py`` (atheris) or ``python fuzz/python/run.
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import fuzz_one, guarded
+from _harness import fuzz_one, guarded, loaded, saves_to_itself
 from fuzz_from_dict import mutate
 
 from triple_draw import IllegalActionError, SchemaError
@@ -28,18 +27,10 @@ __all__ = ["check", "mutate", "test_one_input"]
 
 
 def check(data: bytes) -> None:
-    try:
-        doc = json.loads(data)
-    except (ValueError, RecursionError):
+    t = loaded(data, Table.from_dict, (SchemaError,))
+    if t is None:
         return
-    try:
-        t = Table.from_dict(doc)
-    except SchemaError:
-        return
-    saved = t.to_dict()
-    assert Table.from_dict(json.loads(json.dumps(saved))).to_dict() == saved, (
-        "a loaded table does not save to the same document"
-    )
+    saves_to_itself(t, Table.from_dict, "a loaded table")
     rnd = random.Random(data)
     h = t.hand
     for _ in range(4):
@@ -50,10 +41,7 @@ def check(data: bytes) -> None:
                 h.apply(rnd.choice(h.legal_actions()))
             assert h.is_over, "a hand did not end within 400 actions"
             assert sum(h.stacks) + h.result.rake == sum(h.starting_stacks), "chips vanished"
-            nxt = t.to_dict()
-            assert Table.from_dict(json.loads(json.dumps(nxt))).to_dict() == nxt, (
-                "a table after its hand does not save to the same document"
-            )
+            saves_to_itself(t, Table.from_dict, "a table after its hand")
         try:
             h = t.new_hand()
         except IllegalActionError:

@@ -16,13 +16,12 @@ Run: ``python fuzz/python/fuzz_tournament.py`` (atheris) or
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import fuzz_one, guarded
+from _harness import fuzz_one, guarded, loaded, saves_to_itself
 from fuzz_from_dict import mutate
 
 from triple_draw import Tournament
@@ -59,24 +58,13 @@ def play_on(t: Tournament, rnd: random.Random, steps: int) -> None:
 
 
 def check(data: bytes) -> None:
-    try:
-        doc = json.loads(data)
-    except (ValueError, RecursionError):
+    t = loaded(data, Tournament.from_dict, (SchemaError, ArgumentError))
+    if t is None:
         return
-    try:
-        t = Tournament.from_dict(doc)
-    except (SchemaError, ArgumentError):
-        return
-    saved = t.to_dict()
-    assert Tournament.from_dict(json.loads(json.dumps(saved))).to_dict() == saved, (
-        "a loaded tournament does not save to the same document"
-    )
+    saves_to_itself(t, Tournament.from_dict, "a loaded tournament")
     t.check()
     play_on(t, random.Random(data), STEPS)
-    later = t.to_dict()
-    assert Tournament.from_dict(json.loads(json.dumps(later))).to_dict() == later, (
-        "a tournament played on does not save to the same document"
-    )
+    saves_to_itself(t, Tournament.from_dict, "a tournament played on")
 
 
 test_one_input = guarded(check, "tournament")

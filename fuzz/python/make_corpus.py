@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
 from triple_draw import Hand, Rules
@@ -136,18 +137,12 @@ def tournament_documents() -> list[dict]:
     from triple_draw import Level, Structure, Tournament
     from triple_draw.errors import IllegalActionError
 
-    def tiny(**fields: object) -> Structure:
-        base: dict = dict(
-            name="tiny",
-            starting_stack=20,
-            levels=(Level(1, 2, 2, 4, 0, 6), Level(2, 4, 4, 8, 1, 1000)),
-            table_size=6,
-            min_entries=2,
-            hand_for_hand=False,
-            rules={"raise_cap": 4},
-        )
-        base.update(fields)
-        return Structure(**base)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
+    from conftest import tiny_structure  # the tests' structure for scripted tournaments
+
+    def tiny(**fields: object) -> Structure:  # its levels, the first one six hands long
+        levels = (Level(1, 2, 2, 4, 0, 6), Level(2, 4, 4, 8, 1, 1000))
+        return tiny_structure(levels=levels, **fields)  # type: ignore[no-any-return]
 
     out = []
     t = Tournament(tiny(), seed=1)
