@@ -480,6 +480,47 @@ def test_hand_for_hand_on_the_bubble() -> None:
     t.check()
 
 
+def test_hand_for_hand_waits_for_the_hands_in_progress_when_registration_closes() -> None:
+    """The bubble can come with a deal: the hand that begins a new level closes late
+    registration, and the entries left are one more than the places paid. Hand for hand
+    then begins only once the hands in progress at the other tables end (the deal waits),
+    so every hand of the round is dealt together and a bust in a hand dealt before the
+    bubble is placed before the round's busts (it used to start the round at once, the
+    other table's busts taking places the round's busts got again)."""
+    st = tiny_structure(
+        table_size=4,
+        hand_for_hand=True,
+        late_registration=1,
+        levels=(Level(1, 2, 2, 4, 0, 1), Level(2, 4, 4, 8, 0, 1000)),
+        payouts=(PayoutRow(2, (100,)), PayoutRow(8, (30, 20, 15, 15, 10, 10))),
+    )
+    t = Tournament(st, seed=21)
+    _register(t, 8)
+    t.start()
+    h2 = t.deal(2)  # the level's first hand (two tables: two hands a level)
+    s1 = sorted(t.players_at(1).values())
+    scripted_hand(t, 1, s1[0], s1[1:2])  # its last: one bust, placed when registration closes
+    assert t.registration_open and t.remaining == 7 and t.paid_places == 6
+    assert not t.hand_for_hand
+    why = "hand for hand: the round begins when the hands at tables \\[2\\] end"
+    with pytest.raises(IllegalActionError, match=why):
+        t.deal(1)  # level 2 closes registration: the bubble
+    assert t.ready_tables() == [] and t.registration_open and t.level == 1
+    t.check()
+    while not h2.is_over:
+        t.act(2, "fold")
+    assert sorted(t.ready_tables()) == [1, 2]
+    h1 = t.deal(1)
+    kinds = [e["kind"] for e in t.events]
+    assert kinds.index("registration_closed") < kinds.index("hand_for_hand")
+    assert t.level == 2 and t.hand_for_hand and t.entry_of(s1[1]).place == 8
+    while not h1.is_over:
+        t.act(1, "fold")
+    with pytest.raises(IllegalActionError, match="played the round; waiting for tables \\[2\\]"):
+        t.deal(1)
+    t.check()
+
+
 # -- The final table -----------------------------------------------------------------------
 
 

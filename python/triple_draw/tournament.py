@@ -708,14 +708,11 @@ class Tournament:
     def _deal(self, tid: int, now: float | None) -> Hand:
         st = self.structure
         self._logged("deal", tid, now)
-        # the level: by time, the clock's; by hands, the next once this one is played out
-        if st.level_by == "time":
-            i = self._time_level(now)[0]  # type: ignore[arg-type]
-            if i != self._level:
-                self._set_level(i)
-        elif self._level_done() and self._round is None:  # a round plays at one level
-            self._break_until = None
-            self._set_level(self._level + 1)
+        i = self._deal_level(now)
+        if i != self._level:
+            if st.level_by == "hands":
+                self._break_until = None
+            self._set_level(i)
         if st.level_by == "hands":
             self._level_hands += 1
         if self._round is not None:
@@ -742,6 +739,15 @@ class Tournament:
         if not self._replaying:
             self._auto(tid, now)
         return hand
+
+    def _deal_level(self, now: float | None) -> int:
+        """The level a hand dealt now plays at: by time, the clock's; by hands, the next
+        once this one is played out (a hand-for-hand round plays at one level)."""
+        if self.structure.level_by == "time":
+            return self._time_level(now)[0]  # type: ignore[arg-type]
+        if self._level_done() and self._round is None:
+            return self._level + 1
+        return self._level
 
     def _set_level(self, i: int) -> None:
         self._level = i
@@ -831,7 +837,11 @@ class Tournament:
         if self._final_pending:
             busy = [x for x in self.tables if not self._idle(x)]
             return f"waiting for the final table draw (hands in progress at tables {busy})"
-        if self._h4h_on():
+        # hand for hand begins once the hands in progress end, also when the bubble comes
+        # with this deal (its new level closing registration)
+        level = self._deal_level(now)
+        closing = self._reg_open and level != self._level and level >= st.late_registration
+        if self._h4h_on(closing):
             busy = [x for x in self.tables if not self._idle(x)]
             if busy:
                 return f"hand for hand: the round begins when the hands at tables {busy} end"
@@ -1019,9 +1029,11 @@ class Tournament:
     def _count(self, tid: int) -> int:
         return len(self._seated[tid]) + len(self._arrivals[tid])
 
-    def _h4h_on(self) -> bool:
+    def _h4h_on(self, closing: bool = False) -> bool:
+        """Whether the tables play hand for hand: on the money bubble, registration closed
+        (or ``closing``: about to close), two or more tables."""
         st = self.structure
-        if not st.hand_for_hand or self._reg_open or len(self._tables) < 2:
+        if not st.hand_for_hand or (self._reg_open and not closing) or len(self._tables) < 2:
             return False
         paid = self.paid_places
         return paid < self._live <= paid + 1
