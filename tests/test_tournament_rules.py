@@ -111,6 +111,41 @@ def test_tda_re_entry_while_registration_is_open_then_no_more() -> None:
     assert t.prize_pool == 400
 
 
+def test_late_registration_by_time_ends_with_the_clock_and_closes_at_the_next_deal() -> None:
+    """Levels by time: once the clock passes the last level of late registration, entries
+    are refused and ``registration_open`` is false; registration closes (prizes final,
+    the busted entries placed) at the next deal, where the level changes. A refused entry
+    changes nothing, so the saved log replays to the same tournament (a refused entry
+    used to close registration off the log: the restored tournament differed)."""
+    import json
+
+    now = [0.0]
+    st = tiny_structure(
+        late_registration=1,
+        level_by="time",
+        levels=(Level(1, 2, 2, 4, 0, 600), Level(2, 4, 4, 8, 0, 600)),
+    )
+    t = Tournament(st, seed=5, clock=lambda: now[0])
+    a, b, _c = _register(t, 3)
+    t.start()
+    now[0] = 590.0
+    scripted_hand(t, 1, a, [b])  # b busts while registration is open: no place yet
+    now[0] = 601.0  # late registration is over
+    before = t.to_dict()
+    why = "late registration ended with level 1"
+    with pytest.raises(IllegalActionError, match=why):
+        t.register("late")
+    assert why in (t.why_not_register("late") or "")
+    assert not t.registration_open
+    assert t.to_dict() == before and t.entry_of(b).place is None
+    u = Tournament.from_dict(json.loads(json.dumps(before)), clock=lambda: now[0])
+    assert u.to_dict() == before
+    fold_around(t, 1)  # the deal begins level 2: registration closes
+    assert t.level == 2 and t.entry_of(b).place == 3
+    assert [e["kind"] for e in t.events].count("registration_closed") == 1
+    t.check()
+
+
 def test_freezeout_refuses_a_re_entry() -> None:
     t = Tournament(tiny_structure(late_registration=2), seed=1)
     a, b, _c = _register(t, 3)

@@ -339,7 +339,11 @@ class Tournament:
 
     @property
     def registration_open(self) -> bool:
-        return self._reg_open and self._status != "over"
+        """Whether a player may enter now (levels by time: until the clock passes the end
+        of the last level of late registration)."""
+        if not self._reg_open or self._status == "over":
+            return False
+        return not self._late_registration_over(self._read_clock())
 
     @property
     def prize_pool(self) -> int:
@@ -521,8 +525,7 @@ class Tournament:
                 f"a player is a name of 1..{MAX_PLAYER_NAME} characters, got {player!r}"
             )
         now = self._read_clock()
-        self._tick(now)
-        self._why_not_register(player)
+        self._why_not_register(player, now)
         e = _E(len(self._entries), player, len(self._by_player.get(player, ())))
         self._entries.append(e)
         self._by_player.setdefault(player, []).append(e.id)
@@ -542,17 +545,22 @@ class Tournament:
     def why_not_register(self, player: str) -> str | None:
         """Why :meth:`register` would refuse ``player`` now, or ``None``."""
         try:
-            self._why_not_register(player)
+            self._why_not_register(player, self._read_clock())
         except IllegalActionError as e:
             return str(e)
         return None
 
-    def _why_not_register(self, player: str) -> None:
+    def _why_not_register(self, player: str, now: float | None) -> None:
         st = self.structure
         if self._status == "over":
             raise IllegalActionError("the tournament is over")
         if not self._reg_open:
             raise IllegalActionError("registration is closed")
+        if self._late_registration_over(now):
+            raise IllegalActionError(
+                f"registration is closed: late registration ended with level "
+                f"{st.late_registration} (it closes at the next deal)"
+            )
         ids = [i for i in self._by_player.get(player, ()) if i not in self._unregistered]
         if any(self._entries[i].status != "busted" for i in ids):
             raise IllegalActionError(f"{player} is already in the tournament")
@@ -1260,18 +1268,19 @@ class Tournament:
             self._seated[tid][s] = e.id
             self._event("seat", entry=e.id, player=e.player, table=tid, seat=s, why="final")
 
-    def _tick(self, now: float | None) -> None:
-        """Levels by time: registration closes once the clock passes its last level."""
+    def _late_registration_over(self, now: float | None) -> bool:
+        """Levels by time: whether the clock has passed the end of late registration while
+        registration is still open. Registration then closes at the next deal (the level
+        changes between hands); a query or a refused entry changes nothing, so a replay of
+        the log gives the same tournament."""
         st = self.structure
-        if (
+        return (
             st.level_by == "time"
             and self._status == "running"
             and self._reg_open
             and now is not None
-            and self._time_level(now)[0] + 1 > st.late_registration
-        ):
-            self._close_registration()
-            self._check_winner()
+            and self._time_level(now)[0] >= st.late_registration
+        )
 
     # -- checking ------------------------------------------------------------------------------
 
