@@ -281,6 +281,45 @@ def test_discard_actions_are_shared_values() -> None:
     unchanged(h, lambda: h.apply(Discard([Card("8c"), Card("8c")])), "same card twice")
 
 
+def test_a_junk_discard_never_becomes_the_shared_action_of_real_cards() -> None:
+    """The shared discard actions are keyed by their cards, and ``(False, True)`` or
+    ``(0.0, 5.0)`` equal ``(0, 1)`` and ``(0, 5)``: a bot given a junk observation built
+    such a discard and every later discard of those cards - the one ``legal_actions``
+    lists, ``Discard``, the bots' - was that action, its cards bools or floats (the hand
+    then refused its own listed action). A discard not built yet is checked first."""
+    from triple_draw.bots import CallingStationBot, Observation, RandomBot
+    from triple_draw.errors import CardError
+    from triple_draw.game.actions import _DISCARDS, discard_action
+
+    h = Hand(R, [100] * 2, seed=3)
+    to_draw(h)
+    obs = Observation.from_view(h.view(h.actor))
+    saved = dict(_DISCARDS)
+    _DISCARDS.clear()  # (the same dict the compiled core shares)
+    try:
+        for junk in [(False, True), (0.0, 5.0, 9.0, 13.0, 51.0), (True, 2.0, 7.0, 9.0, 12.0)]:
+            for seed in range(8):
+                for bot in (RandomBot(seed), CallingStationBot(seed, core="reference")):
+                    try:
+                        a = bot.decide(obs._replace(hole=junk))
+                    except TripleDrawError:
+                        continue
+                    assert all(type(c) is int for c in a.cards or ())
+        assert all(type(c) is int for key in _DISCARDS for c in key)
+        assert Discard([0, 1]).cards == (0, 1) and Discard([0, 5]).cards == (0, 5)
+        assert discard_action((False, True)) is Discard([0, 1])  # equal keys: the real one
+        for bad in [(True, 2.0, 44.0), (5, 3), (7, 7), (52,), (-1,), ("7h",)]:
+            with pytest.raises(CardError, match="ascending distinct card ids"):
+                discard_action(bad)  # type: ignore[arg-type]
+        to_draw(h2 := Hand(R, [100] * 2, seed=3))
+        for a in h2.legal_actions():
+            assert all(type(c) is int for c in a.cards or ())
+        h2.apply(h2.legal_actions()[3])
+    finally:
+        _DISCARDS.clear()
+        _DISCARDS.update(saved)
+
+
 # -- views ----------------------------------------------------------------------------------
 
 

@@ -156,7 +156,9 @@ def Discard(cards: Any = ()) -> Action:  # noqa: N802
     the listed discard choices are (actions are immutable)."""
     ids = to_ids(cards)
     ids.sort()
-    return discard_action(tuple(ids))  # (ids: well-formed)
+    key = tuple(ids)
+    a = _DISCARDS.get(key)
+    return _new_discard(key) if a is None else a
 
 
 def _picker(pos: tuple[int, ...]) -> Any:
@@ -179,12 +181,29 @@ _DISCARDS_MAX = 1 << 15
 
 
 def discard_action(cards: tuple[int, ...]) -> Action:
-    """The discard of ``cards`` (a sorted tuple of ids), shared when already built."""
+    """The discard of ``cards`` (ascending distinct card ids), shared when already built.
+
+    A discard not built yet is checked first (:class:`CardError` otherwise): the shared
+    actions are keyed by their cards, and a key such as ``(False, True)`` or ``(0.0,
+    1.0)`` - equal to ``(0, 1)`` - would hand its action to everyone who asks for that
+    discard (a bot given a junk observation built one)."""
     a = _DISCARDS.get(cards)
     if a is None:
-        a = make_action("discard", None, cards)
-        if len(_DISCARDS) < _DISCARDS_MAX:
-            _DISCARDS[cards] = a
+        low = -1
+        for c in cards:
+            if type(c) is not int or not low < c < 52:
+                raise CardError(f"a discard is ascending distinct card ids 0..51, got {cards!r}")
+            low = c
+        a = _new_discard(cards)
+    return a
+
+
+def _new_discard(cards: tuple[int, ...]) -> Action:
+    """The discard of ``cards`` (ids: checked, or from checked held cards), built and
+    shared while the cache has room."""
+    a = make_action("discard", None, cards)
+    if len(_DISCARDS) < _DISCARDS_MAX:
+        _DISCARDS[cards] = a
     return a
 
 
@@ -235,12 +254,15 @@ class DiscardChoices(Sequence[Action]):
         except IndexError:
             raise IndexError("discard choice index out of range") from None
         a = _DISCARDS.get(cards)
-        return discard_action(cards) if a is None else a
+        return _new_discard(cards) if a is None else a
 
     def __iter__(self) -> Iterator[Action]:
         held = self._held
+        get = _DISCARDS.get
         for pick in self._pick:
-            yield discard_action(pick(held))
+            cards = pick(held)
+            a = get(cards)
+            yield _new_discard(cards) if a is None else a
 
     def __contains__(self, x: object) -> bool:
         if type(x) is not Action or x.kind != "discard":
