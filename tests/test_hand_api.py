@@ -281,12 +281,14 @@ def test_discard_actions_are_shared_values() -> None:
     unchanged(h, lambda: h.apply(Discard([Card("8c"), Card("8c")])), "same card twice")
 
 
-def test_a_junk_discard_never_becomes_the_shared_action_of_real_cards() -> None:
+def test_a_junk_observation_never_makes_a_shared_action() -> None:
     """The shared discard actions are keyed by their cards, and ``(False, True)`` or
     ``(0.0, 5.0)`` equal ``(0, 1)`` and ``(0, 5)``: a bot given a junk observation built
     such a discard and every later discard of those cards - the one ``legal_actions``
     lists, ``Discard``, the bots' - was that action, its cards bools or floats (the hand
-    then refused its own listed action). A discard not built yet is checked first."""
+    then refused its own listed action). A discard not built yet is checked first; so
+    is the amount of the bots' shared calls and raises (``("call", 4.0)`` equals
+    ``("call", 4)``)."""
     from triple_draw.bots import CallingStationBot, Observation, RandomBot
     from triple_draw.errors import CardError
     from triple_draw.game.actions import _DISCARDS, discard_action
@@ -306,6 +308,27 @@ def test_a_junk_discard_never_becomes_the_shared_action_of_real_cards() -> None:
                         continue
                     assert all(type(c) is int for c in a.cards or ())
         assert all(type(c) is int for key in _DISCARDS for c in key)
+        # the bots' shared betting actions likewise (a call or raise to 4.0 chips)
+        from triple_draw.bots import _ACTIONS
+
+        to_bet = Hand(R, [100] * 2, seed=3)
+        bet_obs = Observation.from_view(to_bet.view(to_bet.actor))
+        saved_bets = dict(_ACTIONS)
+        _ACTIONS.clear()
+        try:
+            for field in ("to_call", "raise_to"):
+                for junk in (True, 4.0, 2.0, -1):
+                    for seed in range(8):
+                        try:
+                            a = RandomBot(seed).decide(bet_obs._replace(**{field: junk}))
+                        except TripleDrawError:
+                            continue
+                        assert a.amount is None or type(a.amount) is int
+            assert all(k[1] is None or type(k[1]) is int for k in _ACTIONS)
+            assert all(a.amount is None or type(a.amount) is int for a in _ACTIONS.values())
+        finally:
+            _ACTIONS.clear()
+            _ACTIONS.update(saved_bets)
         assert Discard([0, 1]).cards == (0, 1) and Discard([0, 5]).cards == (0, 5)
         assert discard_action((False, True)) is Discard([0, 1])  # equal keys: the real one
         for bad in [(True, 2.0, 44.0), (5, 3), (7, 7), (52,), (-1,), ("7h",)]:

@@ -362,6 +362,9 @@ _ACTIONS: dict[tuple[str, int | None], Action] = {}
 def _action(kind: str, amount: int | None) -> Action:
     a = _ACTIONS.get((kind, amount))
     if a is None:
+        # checked before it is shared: ("call", 4.0) or ("call", True) is an equal key
+        if amount is not None and (type(amount) is not int or amount < 0):
+            raise ArgumentError(f"not an Observation: a {kind} to {amount!r} chips")
         a = make_action(kind, amount)
         if len(_ACTIONS) < 4096:
             _ACTIONS[kind, amount] = a
