@@ -183,18 +183,21 @@ _DISCARDS_MAX = 1 << 15
 def discard_action(cards: tuple[int, ...]) -> Action:
     """The discard of ``cards`` (ascending distinct card ids), shared when already built.
 
-    A discard not built yet is checked first (:class:`CardError` otherwise): the shared
-    actions are keyed by their cards, and a key such as ``(False, True)`` or ``(0.0,
-    1.0)`` - equal to ``(0, 1)`` - would hand its action to everyone who asks for that
-    discard (a bot given a junk observation built one)."""
+    A discard not built yet is shared only if its cards are such ids: the shared actions
+    are keyed by their cards, and a key such as ``(False, True)`` or ``(0.0, 1.0)`` -
+    equal to ``(0, 1)`` - would hand its action to everyone who asks for that discard (a
+    bot given a junk observation built one). Anything else comes back unshared, as given,
+    for the hand to refuse."""
     a = _DISCARDS.get(cards)
     if a is None:
-        low = -1
-        for c in cards:
-            if type(c) is not int or not low < c < 52:
-                raise CardError(f"a discard is ascending distinct card ids 0..51, got {cards!r}")
-            low = c
-        a = _new_discard(cards)
+        a = make_action("discard", None, cards)
+        if len(_DISCARDS) < _DISCARDS_MAX:
+            low = -1
+            for c in cards:
+                if type(c) is not int or not low < c < 52:
+                    return a
+                low = c
+            _DISCARDS[cards] = a
     return a
 
 
