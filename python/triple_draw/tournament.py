@@ -847,12 +847,15 @@ class Tournament:
             return f"waiting for the final table draw (hands in progress at tables {busy})"
         # hand for hand begins once the hands in progress end, also when the bubble comes
         # with this deal (its new level closing registration)
-        level = self._deal_level(now)
-        closing = self._reg_open and level != self._level and level >= st.late_registration
-        if self._h4h_on(closing):
-            busy = [x for x in self.tables if not self._idle(x)]
-            if busy:
-                return f"hand for hand: the round begins when the hands at tables {busy} end"
+        if st.hand_for_hand and len(self._tables) > 1:
+            closing = False
+            if self._reg_open:
+                level = self._deal_level(now)
+                closing = level != self._level and level >= st.late_registration
+            if self._h4h_on(closing):
+                busy = [x for x in self.tables if not self._idle(x)]
+                if busy:
+                    return f"hand for hand: the round begins when the hands at tables {busy} end"
         del t
         return self._seated_refusal(tid)
 
