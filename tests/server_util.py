@@ -3,13 +3,15 @@ real server process on a loopback port, and the seat-isolation check of a frame.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import json
 import os
 import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,15 @@ from triple_draw.server.protocol import load_schema
 
 SERVER_SCHEMA = jsonschema.Draft202012Validator(load_schema("server"))
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+
+
+def run_async(coro: Coroutine[Any, Any, Any]) -> Any:
+    """``asyncio.run(coro)`` on a thread of its own. A browser test's Playwright (the
+    sync API) keeps an event loop running on the test's thread while its module's browser
+    lives, and ``asyncio.run`` refuses to start beside one: a test of the same module that
+    runs after a browser test (another order, another worker) would fail."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def table(id: str = "t1", **kw: Any) -> TableConfig:

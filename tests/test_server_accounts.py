@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from browser_util import ARTIFACTS, Page, browser
-from server_util import Peer, ServerProcess, client, server_settings, table
+from server_util import Peer, ServerProcess, client, run_async, server_settings, table
 
 pytest.importorskip("argon2", reason="the server extra (argon2-cffi) is not installed")
 
@@ -730,7 +730,7 @@ def test_chips_are_conserved_across_sigkill_and_restart(tmp_path: Path) -> None:
             assert not [e for e in c.stats.errors if e["code"] not in ("stale", "replaced")]
 
     try:
-        asyncio.run(run())
+        run_async(run())
         # nobody comes back: after --seat-timeout both are freed and cashed out
         until(lambda: chips_everywhere(db) == (500, 0), 30)
     finally:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from browser_util import ARTIFACTS, browser
-from server_util import ServerProcess, hidden_leaks
+from server_util import ServerProcess, hidden_leaks, run_async
 
 from triple_draw import Level, Structure, Tournament
 from triple_draw.server import SQLiteStore
@@ -317,7 +317,7 @@ def test_sigkill_keeps_every_committed_action(tmp_path: Path) -> None:
         # two moves of Ann's: still the first betting round or its draw, where nobody can
         # have lost 60 chips yet (the round is capped at 40), so the tournament runs on
         # (twelve moves could reach the end of it on some deals: a flaky kill point)
-        token, last = asyncio.run(play(server.ws_url, None, 2))
+        token, last = run_async(play(server.ws_url, None, 2))
         assert last["status"] == "running"
         server.kill()
         at_kill = _stored(db)
@@ -329,7 +329,7 @@ def test_sigkill_keeps_every_committed_action(tmp_path: Path) -> None:
             again["tournament"]["log"][: len(at_kill["tournament"]["log"])]
             == (at_kill["tournament"]["log"])
         )
-        token2, last = asyncio.run(play(server.ws_url, token, 10_000))
+        token2, last = run_async(play(server.ws_url, token, 10_000))
         assert token2 == token and last["status"] == "over"
         final = _stored(db)
         t = Tournament.from_dict(final["tournament"])
