@@ -42,6 +42,23 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["TD_BENCH_SMOKE"] = "1"
 
 
+@pytest.fixture
+def empty_discard_cache() -> Any:
+    """The shared discard actions (``game.actions._DISCARDS``, the dict the compiled core
+    shares too) emptied for the test and restored after it: a test that expects a discard
+    to be shared needs the cache to have room, and earlier tests in the same process
+    (random bots' simulations) may have filled it."""
+    from triple_draw.game.actions import _DISCARDS
+
+    saved = dict(_DISCARDS)
+    _DISCARDS.clear()
+    try:
+        yield _DISCARDS
+    finally:
+        _DISCARDS.clear()
+        _DISCARDS.update(saved)
+
+
 def partition_ok(h: Hand) -> bool:
     """The hands, the stub, the cards out of play and those outside a reduced game's deck
     hold each of the 52 cards once."""

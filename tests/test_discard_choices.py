@@ -16,6 +16,8 @@ from triple_draw.errors import CardError, TripleDrawError
 from triple_draw.game.actions import Action, Discard, DiscardChoices, discard_choices
 
 compiled = pytest.importorskip("triple_draw._core")
+# the tests expect discards to be shared: the cache must have room (conftest.py)
+pytestmark = pytest.mark.usefixtures("empty_discard_cache")
 
 # the compiled class is registered as a DiscardChoices when the compiled core is loaded
 td.game.core.resolve_core("compiled")

@@ -260,6 +260,7 @@ def test_hole_cards_of_a_core_without_parse_cards_or_a_hash() -> None:
     assert not any(k is bare or k is unhashable for k in hand_module._CARD_TABLES)
 
 
+@pytest.mark.usefixtures("empty_discard_cache")
 def test_discard_actions_are_shared_values() -> None:
     """Discard() gives the shared discard action of its cards (what legal_actions lists),
     whatever form the cards come in; actions are values all the same."""
@@ -281,7 +282,7 @@ def test_discard_actions_are_shared_values() -> None:
     unchanged(h, lambda: h.apply(Discard([Card("8c"), Card("8c")])), "same card twice")
 
 
-def test_a_junk_observation_never_makes_a_shared_action() -> None:
+def test_a_junk_observation_never_makes_a_shared_action(empty_discard_cache: dict) -> None:
     """The shared discard actions are keyed by their cards, and ``(False, True)`` or
     ``(0.0, 5.0)`` equal ``(0, 1)`` and ``(0, 5)``: a bot given a junk observation built
     such a discard and every later discard of those cards - the one ``legal_actions``
@@ -290,58 +291,53 @@ def test_a_junk_observation_never_makes_a_shared_action() -> None:
     cards are ascending card ids; the amount of the bots' shared calls and raises is
     checked too (``("call", 4.0)`` equals ``("call", 4)``)."""
     from triple_draw.bots import CallingStationBot, Observation, RandomBot
-    from triple_draw.game.actions import _DISCARDS, discard_action
+    from triple_draw.game.actions import discard_action
 
+    cache = empty_discard_cache
     h = Hand(R, [100] * 2, seed=3)
     to_draw(h)
     obs = Observation.from_view(h.view(h.actor))
-    saved = dict(_DISCARDS)
-    _DISCARDS.clear()  # (the same dict the compiled core shares)
-    try:
-        for junk in [(False, True), (0.0, 5.0, 9.0, 13.0, 51.0), (True, 2.0, 7.0, 9.0, 12.0)]:
-            for seed in range(8):
-                for bot in (RandomBot(seed), CallingStationBot(seed, core="reference")):
-                    try:
-                        bot.decide(obs._replace(hole=junk))
-                    except TripleDrawError:
-                        pass
-        assert all(type(c) is int for key in _DISCARDS for c in key)
-        assert all(type(c) is int for a in _DISCARDS.values() for c in a.cards or ())
-        # the bots' shared betting actions likewise (a call or raise to 4.0 chips)
-        from triple_draw.bots import _ACTIONS
+    for junk in [(False, True), (0.0, 5.0, 9.0, 13.0, 51.0), (True, 2.0, 7.0, 9.0, 12.0)]:
+        for seed in range(8):
+            for bot in (RandomBot(seed), CallingStationBot(seed, core="reference")):
+                try:
+                    bot.decide(obs._replace(hole=junk))
+                except TripleDrawError:
+                    pass
+    assert all(type(c) is int for key in cache for c in key)
+    assert all(type(c) is int for a in cache.values() for c in a.cards or ())
+    assert Discard([0, 1]).cards == (0, 1) and Discard([0, 5]).cards == (0, 5)
+    assert discard_action((False, True)) is Discard([0, 1])  # equal keys: the real one
+    for bad in [(True, 2.0, 44.0), (5, 3), (7, 7), (52,), (-1,), ("7h",)]:
+        a = discard_action(bad)  # type: ignore[arg-type]
+        assert a.cards == bad and bad not in cache  # as given, unshared
+        if bad != (5, 3):  # (a legal discard if 2d and 3d are held)
+            unchanged(h, lambda a=a: h.apply(a), "discard")  # for the hand to refuse
+    to_draw(h2 := Hand(R, [100] * 2, seed=3))
+    for a in h2.legal_actions():
+        assert all(type(c) is int for c in a.cards or ())
+    h2.apply(h2.legal_actions()[3])
+    # the bots' shared betting actions likewise (a call or raise to 4.0 chips)
+    from triple_draw.bots import _ACTIONS
 
-        to_bet = Hand(R, [100] * 2, seed=3)
-        bet_obs = Observation.from_view(to_bet.view(to_bet.actor))
-        saved_bets = dict(_ACTIONS)
-        _ACTIONS.clear()
-        try:
-            for field in ("to_call", "raise_to"):
-                for junk in (True, 4.0, 2.0, -1):
-                    for seed in range(8):
-                        try:
-                            a = RandomBot(seed).decide(bet_obs._replace(**{field: junk}))
-                        except TripleDrawError:
-                            continue
-                        assert a.amount is None or type(a.amount) is int
-            assert all(k[1] is None or type(k[1]) is int for k in _ACTIONS)
-            assert all(a.amount is None or type(a.amount) is int for a in _ACTIONS.values())
-        finally:
-            _ACTIONS.clear()
-            _ACTIONS.update(saved_bets)
-        assert Discard([0, 1]).cards == (0, 1) and Discard([0, 5]).cards == (0, 5)
-        assert discard_action((False, True)) is Discard([0, 1])  # equal keys: the real one
-        for bad in [(True, 2.0, 44.0), (5, 3), (7, 7), (52,), (-1,), ("7h",)]:
-            a = discard_action(bad)  # type: ignore[arg-type]
-            assert a.cards == bad and bad not in _DISCARDS  # as given, unshared
-            if bad != (5, 3):  # (a legal discard if 2d and 3d are held)
-                unchanged(h, lambda a=a: h.apply(a), "discard")  # for the hand to refuse
-        to_draw(h2 := Hand(R, [100] * 2, seed=3))
-        for a in h2.legal_actions():
-            assert all(type(c) is int for c in a.cards or ())
-        h2.apply(h2.legal_actions()[3])
+    to_bet = Hand(R, [100] * 2, seed=3)
+    bet_obs = Observation.from_view(to_bet.view(to_bet.actor))
+    saved_bets = dict(_ACTIONS)
+    _ACTIONS.clear()
+    try:
+        for field in ("to_call", "raise_to"):
+            for junk in (True, 4.0, 2.0, -1):
+                for seed in range(8):
+                    try:
+                        a = RandomBot(seed).decide(bet_obs._replace(**{field: junk}))
+                    except TripleDrawError:
+                        continue
+                    assert a.amount is None or type(a.amount) is int
+        assert all(k[1] is None or type(k[1]) is int for k in _ACTIONS)
+        assert all(a.amount is None or type(a.amount) is int for a in _ACTIONS.values())
     finally:
-        _DISCARDS.clear()
-        _DISCARDS.update(saved)
+        _ACTIONS.clear()
+        _ACTIONS.update(saved_bets)
 
 
 # -- views ----------------------------------------------------------------------------------
