@@ -24,24 +24,7 @@ def in_process() -> SimulationResult:
     return simulate(_bots(), **KW)  # type: ignore[arg-type]
 
 
-def test_ray_executor_starts_and_stops_its_own_runtime(in_process: SimulationResult) -> None:
-    if ray.is_initialized():  # pragma: no cover - depends on test order
-        pytest.skip("a Ray runtime is already running")
-    ex = RayExecutor(
-        num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False
-    )
-    try:
-        assert simulate(_bots(), executor=ex, **KW) == in_process  # type: ignore[arg-type]
-        assert ray.is_initialized()
-    finally:
-        ex.shutdown()
-    assert not ray.is_initialized()
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    if ray.is_initialized():  # pragma: no cover - somebody else's runtime
-        ray.shutdown()
+def _start_local_ray() -> None:
     ray.init(
         num_cpus=2,
         include_dashboard=False,
@@ -49,6 +32,34 @@ def local_ray() -> Iterator[None]:
         configure_logging=False,
         namespace="triple_draw_tests",
     )
+
+
+def test_ray_executor_starts_and_stops_its_own_runtime(in_process: SimulationResult) -> None:
+    # in another order the module's runtime (local_ray) is up: stopped for this test,
+    # which needs none running, and started again after it
+    running = ray.is_initialized()
+    if running:  # pragma: no cover - depends on test order
+        ray.shutdown()
+    try:
+        ex = RayExecutor(
+            num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False
+        )
+        try:
+            assert simulate(_bots(), executor=ex, **KW) == in_process  # type: ignore[arg-type]
+            assert ray.is_initialized()
+        finally:
+            ex.shutdown()
+        assert not ray.is_initialized()
+    finally:
+        if running:  # pragma: no cover - depends on test order
+            _start_local_ray()
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    if ray.is_initialized():  # pragma: no cover - somebody else's runtime
+        ray.shutdown()
+    _start_local_ray()
     try:
         yield
     finally:
