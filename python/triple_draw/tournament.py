@@ -626,7 +626,7 @@ class Tournament:
         self._live = len(live)
         self._event("start", entries=len(live), tables=k)
         self._event("level", level=1, stakes=st.levels[0].stakes_text())
-        if st.late_registration == 0:
+        if self._closes_registration(0):
             self._close_registration()
         self._maintain(now)
 
@@ -761,7 +761,7 @@ class Tournament:
         self._level = i
         self._level_hands = 0
         self._event("level", level=i + 1, stakes=self.structure.levels[i].stakes_text())
-        if self._reg_open and i + 1 > self.structure.late_registration:
+        if self._reg_open and self._closes_registration(i):
             self._close_registration()
 
     def _level_done(self) -> bool:
@@ -847,15 +847,10 @@ class Tournament:
             return f"waiting for the final table draw (hands in progress at tables {busy})"
         # hand for hand begins once the hands in progress end, also when the bubble comes
         # with this deal (its new level closing registration)
-        if st.hand_for_hand and len(self._tables) > 1:
-            closing = False
-            if self._reg_open:
-                level = self._deal_level(now)
-                closing = level != self._level and level >= st.late_registration
-            if self._h4h_on(closing):
-                busy = [x for x in self.tables if not self._idle(x)]
-                if busy:
-                    return f"hand for hand: the round begins when the hands at tables {busy} end"
+        if self._h4h_on(at_deal=True, now=now):
+            busy = [x for x in self.tables if not self._idle(x)]
+            if busy:
+                return f"hand for hand: the round begins when the hands at tables {busy} end"
         del t
         return self._seated_refusal(tid)
 
@@ -1040,12 +1035,19 @@ class Tournament:
     def _count(self, tid: int) -> int:
         return len(self._seated[tid]) + len(self._arrivals[tid])
 
-    def _h4h_on(self, closing: bool = False) -> bool:
-        """Whether the tables play hand for hand: on the money bubble, registration closed
-        (or ``closing``: about to close), two or more tables."""
+    def _h4h_on(self, at_deal: bool = False, now: float | None = None) -> bool:
+        """Whether the tables play hand for hand: on the money bubble, registration closed,
+        two or more tables. ``at_deal``: as it will be once a deal at ``now`` begins its
+        level, which may close registration."""
         st = self.structure
-        if not st.hand_for_hand or (self._reg_open and not closing) or len(self._tables) < 2:
+        if not st.hand_for_hand or len(self._tables) < 2:
             return False
+        if self._reg_open:
+            if not at_deal:
+                return False
+            level = self._deal_level(now)
+            if level == self._level or not self._closes_registration(level):
+                return False
         paid = self.paid_places
         return paid < self._live <= paid + 1
 
@@ -1282,8 +1284,13 @@ class Tournament:
             and self._status == "running"
             and self._reg_open
             and now is not None
-            and self._time_level(now)[0] >= st.late_registration
+            and self._closes_registration(self._time_level(now)[0])
         )
+
+    def _closes_registration(self, level: int) -> bool:
+        """Whether registration closes as level index ``level`` begins (late registration
+        runs through level ``late_registration``; 0: it closes at the start)."""
+        return level >= self.structure.late_registration
 
     # -- checking ------------------------------------------------------------------------------
 
