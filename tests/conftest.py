@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -42,21 +43,29 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["TD_BENCH_SMOKE"] = "1"
 
 
+@contextmanager
+def emptied(cache: dict[Any, Any]) -> Iterator[dict[Any, Any]]:
+    """A module's shared cache emptied (in place: whoever holds it sees the change) and
+    restored after."""
+    saved = dict(cache)
+    cache.clear()
+    try:
+        yield cache
+    finally:
+        cache.clear()
+        cache.update(saved)
+
+
 @pytest.fixture
-def empty_discard_cache() -> Any:
+def empty_discard_cache() -> Iterator[dict[Any, Any]]:
     """The shared discard actions (``game.actions._DISCARDS``, the dict the compiled core
     shares too) emptied for the test and restored after it: a test that expects a discard
     to be shared needs the cache to have room, and earlier tests in the same process
     (random bots' simulations) may have filled it."""
     from triple_draw.game.actions import _DISCARDS
 
-    saved = dict(_DISCARDS)
-    _DISCARDS.clear()
-    try:
-        yield _DISCARDS
-    finally:
-        _DISCARDS.clear()
-        _DISCARDS.update(saved)
+    with emptied(_DISCARDS) as cache:
+        yield cache
 
 
 def partition_ok(h: Hand) -> bool:

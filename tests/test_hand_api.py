@@ -15,7 +15,7 @@ from triple_draw import ArgumentError, IllegalActionError, SchemaError, Table, T
 from triple_draw.errors import ArgumentTypeError
 from triple_draw.game.view import FrozenDict, FrozenList
 from triple_draw.game import Action, Bet, Call, Check, Discard, Fold, Hand, Raise, Rules
-from conftest import also_on, play_randomly, random_action, to_draw
+from conftest import also_on, emptied, play_randomly, random_action, to_draw
 
 R = Rules()
 
@@ -322,9 +322,7 @@ def test_a_junk_observation_never_makes_a_shared_action(empty_discard_cache: dic
 
     to_bet = Hand(R, [100] * 2, seed=3)
     bet_obs = Observation.from_view(to_bet.view(to_bet.actor))
-    saved_bets = dict(_ACTIONS)
-    _ACTIONS.clear()
-    try:
+    with emptied(_ACTIONS):
         for field in ("to_call", "raise_to"):
             for junk in (True, 4.0, 2.0, -1):
                 for seed in range(8):
@@ -335,9 +333,6 @@ def test_a_junk_observation_never_makes_a_shared_action(empty_discard_cache: dic
                     assert a.amount is None or type(a.amount) is int
         assert all(k[1] is None or type(k[1]) is int for k in _ACTIONS)
         assert all(a.amount is None or type(a.amount) is int for a in _ACTIONS.values())
-    finally:
-        _ACTIONS.clear()
-        _ACTIONS.update(saved_bets)
 
 
 # -- views ----------------------------------------------------------------------------------
