@@ -10,7 +10,7 @@ import pytest
 from conftest import fold_around, scripted_hand, tiny_structure
 
 from triple_draw import Hand, Level, Rules, Structure, Table, Tournament
-from triple_draw.errors import ArgumentError, IllegalActionError
+from triple_draw.errors import ArgumentError, IllegalActionError, TripleDrawError
 from triple_draw.structure import Break, PayoutRow
 
 
@@ -144,6 +144,35 @@ def test_late_registration_by_time_ends_with_the_clock_and_closes_at_the_next_de
     assert t.level == 2 and t.entry_of(b).place == 3
     assert [e["kind"] for e in t.events].count("registration_closed") == 1
     t.check()
+
+
+def test_refusals_of_huge_input_quote_it_briefly() -> None:
+    """A name of a million characters, a number of thousands of digits, a structure
+    nested deep: refused with a message of a few hundred characters at most."""
+    t = Tournament(tiny_structure(), seed=1)
+    deep: list = []
+    for _ in range(1000):
+        deep = [deep]
+    refusals = [
+        lambda: t.register("x" * 10**6),
+        lambda: t.unregister("y" * 10**6),
+        lambda: t.set_absent("z" * 10**6),
+        lambda: t.set_absent("p0", deep),  # type: ignore[arg-type]
+        lambda: tiny_structure(starting_stack=10**400),
+        lambda: tiny_structure(name="n" * 10**6),
+        lambda: tiny_structure(rules=deep),
+        lambda: Structure.from_dict({**tiny_structure().to_dict(), "schema_version": deep}),
+        lambda: Structure.of("w" * 10**6),
+        lambda: Structure.of(10**400),
+        lambda: Structure.preset("v" * 10**6),
+        lambda: Structure.of("u" * 10**6 + ".json"),
+        lambda: Structure.of("nul\x00.toml"),
+        lambda: Structure.of("nul\x00"),
+    ]
+    for refuse in refusals:
+        with pytest.raises(TripleDrawError) as e:
+            refuse()
+        assert len(str(e.value)) < 300, str(e.value)[:400]
 
 
 def test_freezeout_refuses_a_re_entry() -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from triple_draw.errors import ArgumentError, RulesError, SchemaError
+from triple_draw.errors import ArgumentError, RulesError, SchemaError, shown
 from triple_draw.game.rules import MAX_CHIPS, RAKE_DEFAULTS, Rules
 
 if sys.version_info >= (3, 11):
@@ -72,7 +72,7 @@ _STAKES = ("small_blind", "big_blind", "small_bet", "big_bet", "ante")
 def _int(x: Any, what: str, lo: int, hi: int | None = None) -> int:
     if type(x) is not int or x < lo or (hi is not None and x > hi):
         span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ArgumentError(f"{what} must be an int {span}, got {x!r}")
+        raise ArgumentError(f"{what} must be an int {span}, got {shown(x)}")
     return x
 
 
@@ -139,7 +139,7 @@ class PayoutRow:
             shares = tuple(shares)
             object.__setattr__(self, "shares", shares)
         if type(shares) is not tuple or not shares:
-            raise ArgumentError(f"PayoutRow.shares must be a non-empty list, got {shares!r}")
+            raise ArgumentError(f"PayoutRow.shares must be a non-empty list, got {shown(shares)}")
         for x in shares:
             _int(x, "a payout share", 1, 10**9)
         if len(shares) > self.min_entries:
@@ -196,7 +196,7 @@ class Structure:
     def __post_init__(self) -> None:
         if type(self.name) is not str or not 0 < len(self.name) <= 100:
             raise ArgumentError(
-                f"Structure.name must be a str of 1..100 characters, got {self.name!r}"
+                f"Structure.name must be a str of 1..100 characters, got {shown(self.name)}"
             )
         _int(self.starting_stack, "Structure.starting_stack", 1, MAX_CHIPS // MAX_ENTRIES)
         for name, cls in (("levels", Level), ("breaks", Break), ("payouts", PayoutRow)):
@@ -212,7 +212,7 @@ class Structure:
             raise ArgumentError("Structure.levels: a structure needs at least one level")
         if self.level_by not in LEVEL_BY:
             raise ArgumentError(
-                f"Structure.level_by must be one of {LEVEL_BY}, got {self.level_by!r}"
+                f"Structure.level_by must be one of {LEVEL_BY}, got {shown(self.level_by)}"
             )
         after = [b.after_level for b in self.breaks]
         if after != sorted(set(after)) or any(a >= len(self.levels) for a in after):
@@ -242,7 +242,9 @@ class Structure:
             raise ArgumentError("Structure.hand_for_hand must be a bool")
         rules = self.rules
         if not isinstance(rules, Mapping):
-            raise ArgumentError(f"Structure.rules must be a dict of Rules options, got {rules!r}")
+            raise ArgumentError(
+                f"Structure.rules must be a dict of Rules options, got {shown(rules)}"
+            )
         bad = sorted(set(rules) - set(GAME_FIELDS))
         if bad:
             raise ArgumentError(
@@ -327,7 +329,7 @@ class Structure:
         v = d.pop("schema_version", STRUCTURE_SCHEMA_VERSION)
         if v != STRUCTURE_SCHEMA_VERSION or type(v) is not int:
             raise SchemaError(
-                f"structure schema_version must be {STRUCTURE_SCHEMA_VERSION}, got {v!r}"
+                f"structure schema_version must be {STRUCTURE_SCHEMA_VERSION}, got {shown(v)}"
             )
         names = [f.name for f in dataclasses.fields(cls)]
         extra = sorted(set(d) - set(names))
@@ -363,17 +365,21 @@ class Structure:
             raw = p.read_bytes()
         except OSError as e:
             raise ArgumentError(
-                f"cannot read the structure file {str(p)!r}: {e.strerror}"
+                f"cannot read the structure file {shown(str(p))}: {e.strerror}"
             ) from None
+        except ValueError:  # a path with a NUL character
+            raise ArgumentError(f"{shown(str(p))} is not a file name") from None
         if len(raw) > MAX_FILE_BYTES:
-            raise SchemaError(f"structure file {str(p)!r} is larger than {MAX_FILE_BYTES} bytes")
+            raise SchemaError(
+                f"structure file {shown(str(p))} is larger than {MAX_FILE_BYTES} bytes"
+            )
         try:
             text = raw.decode("utf-8")
             data = tomllib.loads(text) if p.suffix.lower() == ".toml" else json.loads(text)
         except (UnicodeDecodeError, ValueError) as e:  # TOMLDecodeError is a ValueError
-            raise SchemaError(f"structure file {str(p)!r}: {e}") from None
+            raise SchemaError(f"structure file {shown(str(p))}: {e}") from None
         except RecursionError:  # (both parsers recurse once per level of nesting)
-            raise SchemaError(f"structure file {str(p)!r}: nested too deeply") from None
+            raise SchemaError(f"structure file {shown(str(p))}: nested too deeply") from None
         return cls.from_dict(data)
 
     @classmethod
@@ -383,7 +389,7 @@ class Structure:
             return PRESETS[name]
         except (KeyError, TypeError):
             raise ArgumentError(
-                f"unknown tournament preset {name!r}: use one of {', '.join(PRESETS)}"
+                f"unknown tournament preset {shown(name)}: use one of {', '.join(PRESETS)}"
             ) from None
 
     @classmethod
@@ -398,13 +404,17 @@ class Structure:
             return PRESETS[value]
         if isinstance(value, (str, Path)):
             p = Path(value)
-            if p.suffix.lower() in (".json", ".toml") or p.exists():
+            try:
+                exists = p.exists()
+            except (OSError, ValueError):  # a name too long, a NUL character: no file
+                exists = False
+            if p.suffix.lower() in (".json", ".toml") or exists:
                 return cls.load(p)
             raise ArgumentError(
-                f"{str(value)!r} is neither a tournament preset ({', '.join(PRESETS)}) nor a "
+                f"{shown(str(value))} is neither a tournament preset ({', '.join(PRESETS)}) nor a "
                 "structure file"
             )
-        raise ArgumentError(f"a structure, a preset name or a file, got {value!r}")
+        raise ArgumentError(f"a structure, a preset name or a file, got {shown(value)}")
 
 
 def _list(d: dict[str, Any], key: str) -> list[Any]:

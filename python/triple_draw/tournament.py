@@ -42,6 +42,7 @@ from triple_draw.errors import (
     IllegalActionError,
     SchemaError,
     TripleDrawError,
+    shown,
 )
 from triple_draw.game.actions import Action
 from triple_draw.game.hand import Hand
@@ -522,7 +523,7 @@ class Tournament:
         itself when it is full."""
         if type(player) is not str or not 0 < len(player) <= MAX_PLAYER_NAME:
             raise ArgumentError(
-                f"a player is a name of 1..{MAX_PLAYER_NAME} characters, got {player!r}"
+                f"a player is a name of 1..{MAX_PLAYER_NAME} characters, got {shown(player)}"
             )
         now = self._read_clock()
         self._why_not_register(player, now)
@@ -581,7 +582,7 @@ class Tournament:
             raise IllegalActionError("a player may unregister only before the start")
         ids = [i for i in self._by_player.get(player, ()) if i not in self._unregistered]
         if not ids:
-            raise IllegalActionError(f"{player!r} is not registered")
+            raise IllegalActionError(f"{shown(player)} is not registered")
         now = self._read_clock()
         self._unregistered.add(ids[-1])
         self._by_player[player] = [i for i in self._by_player[player] if i != ids[-1]]
@@ -654,9 +655,9 @@ class Tournament:
         posts his blinds and antes, and folds when it is his turn (stands pat in a draw),
         so he is blinded off rather than skipped (TDA rule *At Your Seat*)."""
         if type(absent) is not bool:
-            raise ArgumentError(f"absent must be True or False, got {absent!r}")
+            raise ArgumentError(f"absent must be True or False, got {shown(absent)}")
         if player not in self._by_player:
-            raise ArgumentError(f"{player!r} is not registered")
+            raise ArgumentError(f"{shown(player)} is not registered")
         if (player in self._absent) == absent:
             return
         now = self._read_clock()
@@ -1497,12 +1498,12 @@ def _load(cls: Any, d: Any, clock: Any, core: Any) -> Tournament:
         raise SchemaError(f"a tournament document must be a dict, got {type(d).__name__}")
     got = d.get("schema_version")
     if got != TOURNAMENT_SCHEMA_VERSION:
-        shown = (
+        what = (
             f"an int of {got.bit_length()} bits"
             if type(got) is int and got.bit_length() > 64
             else repr(got)[:60]
         )
-        raise SchemaError(f"schema_version must be {TOURNAMENT_SCHEMA_VERSION}, got {shown}")
+        raise SchemaError(f"schema_version must be {TOURNAMENT_SCHEMA_VERSION}, got {what}")
     keys = ["hands", "log", "schema_version", "seed", "structure", "summary"]
     if sorted(d) != keys:
         raise SchemaError(f"a tournament document holds exactly {keys}, got {sorted(d)}")
