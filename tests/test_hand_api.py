@@ -726,11 +726,27 @@ def test_bad_setups_raise_the_package_argument_error(make, message) -> None:  # 
     assert isinstance(info.value, TripleDrawError) and isinstance(info.value, ValueError)
 
 
+def may_raise_by_the_rules(h: Hand, s: int) -> bool:
+    """The raise rule of docs/rules.md (*Betting*, *All-in for less*) worked out afresh
+    from the hand's record, not read from the entry the engine keeps for it: the round is
+    not capped, the betting is open to him (a short all-in he has answered did not
+    reopen it), his chips exceed the call, and somebody else in the hand has chips."""
+    from triple_draw.game.phase import CALL_ONLY
+
+    capped = h._full_bets >= h._max_full_bets
+    not_reopened = h._to_act[s] == CALL_ONLY  # set by the short all-in itself
+    short = h._stacks[s] <= h._level - h._bet[s]
+    alone = not any(h._live[j] and h._stacks[j] > 0 for j in range(h._n) if j != s)
+    return not (capped or not_reopened or short or alone)
+
+
 def test_the_bet_or_raise_rule_is_one_rule() -> None:
-    """The listed legal actions (betting.legal_actions), Hand.can_bet_or_raise /
-    bet_or_raise_amount / facing_bet / to_call (the hot path's inline copies) and
-    raise_refusal agree at every betting decision of many hands, and so do the view's
-    legal actions (docs/rules.md: *Betting*, *All-in for less*)."""
+    """The raise rule the engine keeps (each seat's to-act entry, betting.close_raises)
+    is the rule of docs/rules.md at every betting decision of many hands - short stacks,
+    all-ins for less, every cap, heads-up uncapped in both forms, a reduced game - and
+    every reader agrees with it: the listed legal actions, Hand.can_bet_or_raise /
+    bet_or_raise_amount / facing_bet / to_call, raise_refusal (which only words why)
+    and the view's legal actions."""
     from triple_draw.game.betting import raise_refusal
 
     def one_rule(h: Hand, *_: object) -> None:
@@ -739,20 +755,34 @@ def test_the_bet_or_raise_rule_is_one_rule() -> None:
             return
         legal = h.legal_actions()
         raise_to = legal[2].amount if len(legal) == 3 else None
+        assert h.can_bet_or_raise() == may_raise_by_the_rules(h, s)
         assert h.can_bet_or_raise() == bool(raise_to) == (raise_refusal(h, s) == "")
         assert h.bet_or_raise_amount() == raise_to
         assert (legal[1].kind == "call") == h.facing_bet
         if h.facing_bet:
             assert legal[1].amount == h.bets[s] + h.to_call
         assert h.view(s)["legal_actions"] == [a.to_dict() for a in legal]
+        why = raise_refusal(h, s)
+        reasons.update(r for r in every_reason if r in why)
 
+    every_reason = ("capped", "not reopened", "do not exceed the call", "every other player")
+    reasons: set[str] = set()
     rnd = random.Random(3)
-    for i in range(200):
+    for i in range(400):
         n = 2 + i % 5
-        rules = Rules(raise_cap=1 + i % 4, short_all_in=("half-bet", "full-raise")[i % 2])
-        h = Hand(rules, [rnd.choice([3, 7, 30, 100]) for _ in range(n)], i % n, i)
+        rules = Rules(
+            raise_cap=1 + i % 4,
+            short_all_in=("half-bet", "full-raise")[i % 2],
+            heads_up_uncapped=(False, True, "action")[i % 3],
+            big_blind_is_bet=i % 7 != 3,
+        )
+        if i % 11 == 5:  # a reduced game: at most three players
+            rules = Rules.variant("medium", heads_up_uncapped=rules.heads_up_uncapped)
+            n = 2 + i % 2
+        h = Hand(rules, [rnd.choice([1, 2, 3, 7, 30, 100]) for _ in range(n)], i % n, i)
         one_rule(h)
         play_randomly(h, rnd, each=one_rule)  # at every betting decision
+    assert reasons == set(every_reason)  # every reason a raise is refused was met
 
 
 def test_apply_checks_an_action_listed_at_an_earlier_decision_again() -> None:

@@ -47,8 +47,6 @@ pub(crate) struct Fields {
     pub(crate) level: Py<PyString>,
     to_act: Py<PyString>,
     pub(crate) full_bets: Py<PyString>,
-    max_full_bets: Py<PyString>,
-    n_active: Py<PyString>,
     full_level: Py<PyString>,
     unit: Py<PyString>,
     pub(crate) in_draw: Py<PyString>,
@@ -82,8 +80,6 @@ impl Fields {
             level: name("level")?,
             to_act: name("to_act")?,
             full_bets: name("full_bets")?,
-            max_full_bets: name("max_full_bets")?,
-            n_active: name("n_active")?,
             full_level: name("full_level")?,
             unit: name("unit")?,
             in_draw: name("in_draw")?,
@@ -860,11 +856,8 @@ fn legal_dicts<'py>(
     let owe = level - mine;
     let x = at(sup.f.stacks.bind(py))?;
     let call_to = if owe > 0 { mine + owe.min(x) } else { 0 };
-    let raise_to = if at(sup.f.to_act.bind(py))? == sup.may_raise
-        && int(sup.f.full_bets.bind(py))? < int(sup.f.max_full_bets.bind(py))?
-        && x > owe
-        && int(sup.f.n_active.bind(py))? > 1
-    {
+    // the raise rule: the engine keeps it in the seat's `_to_act` entry (betting.close_raises)
+    let raise_to = if at(sup.f.to_act.bind(py))? == sup.may_raise {
         (int(sup.f.full_level.bind(py))? + int(sup.f.unit.bind(py))?).min(mine + x)
     } else {
         0

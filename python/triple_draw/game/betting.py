@@ -1,19 +1,25 @@
 """The betting rounds (docs/rules.md: *Betting*), as functions of a :class:`HandState`.
 
-- :func:`legal_actions`: the one rule of what the actor may do (check or call to what
-  amount, bet or raise to what amount if at all; the discard choices in a draw), bound
-  as ``Hand.legal_actions`` and used by the views;
-- :func:`raise_refusal`: why a bet or raise is not allowed, ``""`` when it is (the error
-  messages of ``apply`` and ``bet_or_raise``: PokerKit's verify/can/do pattern);
+- the raise rule: a seat may bet or raise exactly when his ``_to_act`` entry is
+  ``MAY_RAISE``. :func:`close_raises` keeps the entries up to date where the betting
+  changes (a bet or raise, an all-in, a fold, the blinds): it turns ``MAY_RAISE`` into
+  ``CLOSED`` for every seat the cap, his chips or the lack of opponents who can still bet
+  stop from raising (a short all-in's ``CALL_ONLY`` is set where it happens). The hot
+  path (``Hand.can_bet_or_raise``, ``Hand.bet_or_raise``), :func:`legal_actions`, the
+  compiled views and the documents all read that one entry;
+- :func:`raise_target`: the round total a bet or raise reaches;
+- :func:`legal_actions`: what the actor may do (check or call to what amount, bet or
+  raise to what amount if at all; the discard choices in a draw), bound as
+  ``Hand.legal_actions`` and used by the views;
+- :func:`raise_refusal`: only words why a bet or raise is not allowed, ``""`` when it is
+  (the error messages of ``apply`` and ``bet_or_raise``: PokerKit's verify/can/do
+  pattern);
 - :func:`round_action`: the bets, raises and calls of the round so far (the public
   record's account of it);
 - the flow: :func:`next_actor`, :func:`seek`, :func:`end_round`, :func:`start_round`.
 
 The actions themselves (``fold``, ``check_or_call``, ``bet_or_raise``) and
-``can_bet_or_raise`` are the hot path and live in ``hand.py``; they write the raise
-condition inline, as :func:`legal_actions` does (a function call per decision measured
-+1.3% to +3.9% a hand: docs/performance.md), and tests/test_hand_api.py holds them equal
-to :func:`raise_refusal` at every decision of many hands.
+``can_bet_or_raise`` are the hot path and live in ``hand.py``.
 """
 
 from __future__ import annotations
@@ -26,13 +32,14 @@ from triple_draw.game.cards import UNKNOWN
 from triple_draw.game.events import CALL, CHECK, FOLD, RAISE, ROUND_BEGINS
 from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.drawing import start_draw
-from triple_draw.game.phase import BET, CLOCKWISE, MAY_RAISE, SHOWDOWN
+from triple_draw.game.phase import BET, CLOCKWISE, CLOSED, MAY_RAISE, SHOWDOWN
 from triple_draw.game.record import record_discard_choices
 from triple_draw.game.rules import UNCAPPED
 from triple_draw.game.showdown import finish
 from triple_draw.game.state import HandState
 
 __all__ = [
+    "close_raises",
     "raise_refusal",
     "raise_target",
     "legal_actions",
@@ -44,10 +51,40 @@ __all__ = [
 ]
 
 
+def close_raises(st: HandState) -> None:
+    """The raise rule, applied: every seat still to act whose entry is ``MAY_RAISE`` but
+    who may not bet or raise any more this round becomes ``CLOSED`` - all of them when the
+    cap is reached or fewer than two players can still bet, else those whose chips do not
+    exceed the call. Called where one of those can change (the blinds, a bet or raise,
+    an all-in call, a fold), and only when it may have: the callers test a cheap
+    necessary condition first (``_n_active < 2``, a level at ``_least_reach`` or over;
+    the raise that reaches the cap closes the entries it makes itself). A ``CLOSED``
+    entry stays closed for the round: the cap and the players who can still bet do not
+    come back, and a seat's chips plus his bet are fixed in a round while the level only
+    rises; a full raise makes the entries anew from ``_active`` and closes them again."""
+    to_act = st._to_act
+    if st._full_bets >= st._max_full_bets or st._n_active < 2:
+        for j, t in enumerate(to_act):
+            if t == MAY_RAISE:
+                to_act[j] = CLOSED
+        return
+    level = st._level
+    bet = st._bet
+    stacks = st._stacks
+    for j, t in enumerate(to_act):
+        if t == MAY_RAISE and stacks[j] <= level - bet[j]:
+            to_act[j] = CLOSED
+
+
 def raise_refusal(st: HandState, s: int) -> str:
-    """Why seat ``s`` may not bet or raise now, or ``""`` if he may: he has acted since the
-    last full bet or raise (a short all-in did not reopen the betting), the cap is
-    reached, his chips do not exceed the call, or nobody else can still bet."""
+    """Why seat ``s`` may not bet or raise now, or ``""`` if he may (his ``_to_act`` entry
+    is ``MAY_RAISE``: the raise rule, :func:`close_raises`). It only words the reason: the
+    cap is reached, he has acted since the last full bet or raise (a short all-in did not
+    reopen the betting), his chips do not exceed the call, or nobody else can still
+    bet."""
+    t = st._to_act[s]
+    if t == MAY_RAISE:
+        return ""
     verb = "bet" if st._level == 0 else "raise"
     if st._full_bets >= st._max_full_bets:
         over = "the big blind" if st._street == 0 and not st._rc.big_blind_is_bet else "the bet"
@@ -56,16 +93,14 @@ def raise_refusal(st: HandState, s: int) -> str:
             f"seat {s} cannot {verb}: the betting is capped "
             f"({raises} raises over {over}) this round"
         )
-    if st._to_act[s] != MAY_RAISE:
+    if t != CLOSED:  # CALL_ONLY (or DONE: he has acted)
         return (
             f"seat {s} cannot {verb}: the betting was not reopened by the short all-in "
             "(he may only call or fold)"
         )
     if st._stacks[s] <= st._level - st._bet[s]:
         return f"seat {s} cannot {verb}: his {st._stacks[s]} chips do not exceed the call"
-    if st._n_active < 2:
-        return f"seat {s} cannot {verb}: every other player is all-in"
-    return ""
+    return f"seat {s} cannot {verb}: every other player is all-in"
 
 
 def raise_target(st: HandState, s: int) -> int:
@@ -89,17 +124,14 @@ def legal_actions(st: HandState) -> Sequence[Action]:
     views' legal actions.
 
     Betting: ``fold`` (always allowed), ``check`` or ``call`` (to the round total he
-    reaches, less if all-in), and ``bet`` or ``raise`` (one unit over the last full bet or
-    raise, less if all-in) when he has not acted since the last full bet or raise, the
-    cap is not reached, his chips exceed the call and somebody else can still bet (why
-    not: :func:`raise_refusal`); a shared tuple per situation. Draw: the discard choices
-    of his cards (:class:`~triple_draw.game.actions.DiscardChoices`). Over: ``[]``.
+    reaches, less if all-in), and ``bet`` or ``raise`` (:func:`raise_target`) when the
+    raise rule lets him (his ``_to_act`` entry is ``MAY_RAISE``; why not:
+    :func:`raise_refusal`); a shared tuple per situation. Draw: the discard choices of his
+    cards (:class:`~triple_draw.game.actions.DiscardChoices`). Over: ``[]``.
 
-    The hot path's ``Hand.can_bet_or_raise`` / ``bet_or_raise`` write the raise condition
-    inline, as this does;
-    tests/test_hand_api.py holds them equal at every decision of many hands (and
-    tests/test_view_parity.py the compiled core's views, which compute the same
-    situation)."""
+    The listing is remembered on the hand (``_legal``, a cache outside the hand's state:
+    no copy, document or comparison sees it) so that ``Hand.apply`` performs a listed
+    action without checking it again; any action clears it."""
     s: int = st._actor  # type: ignore[assignment]
     if st._phase:
         if s is None:  # over
@@ -122,12 +154,7 @@ def legal_actions(st: HandState) -> Sequence[Action]:
         call_to = mine + owe if owe < x else mine + x
     else:
         call_to = 0 if st._level else -1
-    if (
-        st._to_act[s] == MAY_RAISE
-        and x > owe
-        and st._full_bets < st._max_full_bets
-        and st._n_active > 1
-    ):
+    if st._to_act[s] == MAY_RAISE:  # the raise rule
         raise_to = st._full_level + st._unit
         if raise_to > mine + x:
             raise_to = mine + x
@@ -217,6 +244,9 @@ def start_round(st: HandState, r: int) -> None:
     still bet)."""
     n = st._n
     rc = st._rc
+    # every seat put at most the last round's level in: the bound below each seat's chips
+    # plus bet drops by it at most (recomputed when it reaches 0)
+    least = st._least_reach - st._level
     st._phase = BET
     st._in_draw = False
     st._street = r
@@ -235,6 +265,9 @@ def start_round(st: HandState, r: int) -> None:
     if st._n_active < 2:
         end_round(st)
         return
+    if least <= 0:  # the seats with chips (somebody may be all-in)
+        least = min([x for x in st._stacks if x])
+    st._least_reach = least
     for j in st._cw:
         if active[j]:
             st._actor = j

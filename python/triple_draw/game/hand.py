@@ -41,6 +41,7 @@ from triple_draw.game.events import BET as BET_KIND
 from triple_draw.game.actions import Action
 from triple_draw.game.betting import legal_actions as _legal_actions
 from triple_draw.game.betting import (
+    close_raises,
     end_round,
     next_actor,
     raise_refusal,
@@ -54,6 +55,7 @@ from triple_draw.game.phase import (
     BET,
     CALL_ONLY,
     CLOCKWISE,
+    CLOSED,
     DONE,
     DRAW,
     MAY_RAISE,
@@ -312,6 +314,10 @@ class Hand(HandState):
         self._active = active
         self._to_act = active[:]
         self._n_active = na
+        least = min(st)  # (his stack alone: a bound below his chips plus his blind)
+        self._least_reach = least
+        if na < 2 or least <= self._level:  # a blind may leave somebody unable to raise
+            close_raises(self)
         self._cw = _CW[n][button]
         self._last_aggr = None
         log.append(ROUND_BEGINS[0])
@@ -571,16 +577,7 @@ class Hand(HandState):
         not: the message of :class:`IllegalActionError` from :meth:`bet_or_raise`)."""
         if self._phase:
             return False
-        s: int = self._actor  # type: ignore[assignment]
-        # the raise condition of legal_actions (betting.py), inline: the environments'
-        # action masks and the history replays ask at every betting decision, and asking
-        # raise_refusal measured +22-26 ns a call (docs/performance.md)
-        return (
-            self._to_act[s] == MAY_RAISE
-            and self._full_bets < self._max_full_bets
-            and self._stacks[s] > self._level - self._bet[s]
-            and self._n_active > 1
-        )
+        return self._to_act[self._actor] == MAY_RAISE  # type: ignore[index]
 
     def bet_or_raise_amount(self) -> int | None:
         """The round total a bet or raise by the actor would reach, or ``None``."""
@@ -820,6 +817,8 @@ class Hand(HandState):
             # yet is uncapped (a capped one stays capped)
             if self._full_bets < self._max_full_bets:
                 self._max_full_bets = UNCAPPED
+        if self._n_active < 2:  # the others are all-in: nobody may raise
+            close_raises(self)
         next_actor(self, s)
 
     def check_or_call(self) -> None:
@@ -838,6 +837,8 @@ class Hand(HandState):
                 owe = x
                 self._n_active -= 1
                 self._active[s] = DONE
+                if self._n_active < 2:
+                    close_raises(self)
             st[s] = x - owe
             mine += owe
             bet[s] = mine
@@ -858,33 +859,39 @@ class Hand(HandState):
         st = self._stacks
         level = self._level
         x = st[s]
-        # the raise condition of legal_actions (betting.py), inline
-        if not (
-            self._to_act[s] == MAY_RAISE
-            and self._full_bets < self._max_full_bets
-            and x > level - bet[s]
-            and self._n_active > 1
-        ):
+        if self._to_act[s] != MAY_RAISE:  # the raise rule (betting.close_raises)
             raise IllegalActionError(raise_refusal(self, s))
         self._legal = None
         unit = self._unit
         full = self._full_level
         mine = bet[s]
-        put = full + unit - mine
-        if put >= x:
+        new = full + unit
+        put = new - mine
+        if put < x:  # a full bet or raise, chips left behind (the usual case)
+            st[s] = x - put
+            full_raise = True
+        else:  # all-in: for less than a full raise, or for exactly one
             put = x
+            new = mine + x
+            st[s] = 0
             self._n_active -= 1
             self._active[s] = DONE
-        st[s] = x - put
-        new = mine + put
+            raised = new - full
+            full_raise = raised >= unit or (self._rc.half_bet_reopens and 2 * raised >= unit)
+            # he may leave one player who can still bet: the rule is applied below (a
+            # bound of 0 is below everybody's chips)
+            self._least_reach = 0
         bet[s] = new
         self._total[s] += put
-        raised = new - full
-        if raised >= unit or (self._rc.half_bet_reopens and 2 * raised >= unit):
+        if full_raise:
             # a full bet or raise: it reopens the betting and counts toward the cap
             self._full_level = new
-            self._full_bets += 1
-            to_act = self._active[:]
+            full_bets = self._full_bets + 1
+            self._full_bets = full_bets
+            if full_bets < self._max_full_bets:
+                to_act = self._active[:]
+            else:  # the cap: everybody answers, and nobody may raise again (the rule)
+                to_act = [t and CLOSED for t in self._active]
             to_act[s] = DONE
             self._to_act = to_act
         else:
@@ -898,6 +905,8 @@ class Hand(HandState):
             to_act[s] = DONE
             self._uncounted += 1
         self._level = new
+        if new >= self._least_reach:  # somebody may be short of a raise now (or all-in)
+            close_raises(self)
         self._last_aggr = s
         self._log.append((BET_KIND if level == 0 else RAISE, s, new, None))
         next_actor(self, s)

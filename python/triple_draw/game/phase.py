@@ -18,6 +18,7 @@ __all__ = [
     "DONE",
     "CALL_ONLY",
     "MAY_RAISE",
+    "CLOSED",
     "CLOCKWISE",
 ]
 
@@ -36,12 +37,18 @@ PHASES: Final = ("bet", "draw", "over", "showdown")
 # -- what a seat must still do in the current betting round (``HandState._to_act``); the
 # same values mark in ``HandState._active`` whether a seat can still bet at all
 # (``MAY_RAISE``) or not (``DONE``), so a new round starts with ``_to_act = _active[:]``.
+# The raise rule is ``_to_act[s] == MAY_RAISE``: the entry is kept up to date where the
+# betting changes (betting.close_raises), and every reader - the hot path, the listed
+# actions, the views, the documents - reads it (docs/rules.md, *Betting*).
 #: nothing (acted since the last full bet or raise, folded, or all-in)
 DONE: Final = 0
 #: must answer a short all-in raise but may not re-raise (the betting was not reopened)
 CALL_ONLY: Final = 1
 #: must act and may raise
 MAY_RAISE: Final = 2
+#: must act, and the betting was reopened for him, but he may not raise: the cap is
+#: reached, his chips do not exceed the call, or nobody else can still bet
+CLOSED: Final = 3
 
 # -- the order of the seats
 #: ``CLOCKWISE[n][s]``: the ``n`` seats of a table of ``n`` clockwise from seat ``s`` (``s``

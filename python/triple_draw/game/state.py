@@ -141,9 +141,13 @@ class HandState:
     _full_bets: int
     #: full bets and raises allowed this round (``UNCAPPED``: no cap)
     _max_full_bets: int
-    #: what each seat still has to do this round
-    #: DONE, CALL_ONLY or MAY_RAISE per seat (phase.py)
+    #: what each seat still has to do this round: DONE, CALL_ONLY, MAY_RAISE or CLOSED per
+    #: seat (phase.py); ``MAY_RAISE`` is the raise rule, kept by ``betting.close_raises``
     _to_act: list[int]
+    #: a bound below every seat's chips plus bet this round (both fixed in a round for
+    #: each seat): no seat can be short of a raise until the level reaches it, so a bet
+    #: or raise below it needs no ``close_raises``
+    _least_reach: int
     #: the last seat that bet or raised this round (``None``: nobody)
     _last_aggr: int | None
 

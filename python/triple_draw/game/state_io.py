@@ -127,7 +127,11 @@ def to_dict(st: HandState) -> dict[str, Any]:
             "full_bets": st._full_bets,
             "max_full_bets": None if st._max_full_bets >= UNCAPPED else st._max_full_bets,
             "to_act": [t > 0 for t in st._to_act],
-            "may_raise": [t == MAY_RAISE for t in st._to_act],
+            # the betting is open to him (not limited by a short all-in); whether the cap,
+            # his chips or his opponents let him raise now is the rest of the document
+            # (the raise rule's CLOSED counts as open here, as it did before the rule
+            # was kept in _to_act)
+            "may_raise": [t >= MAY_RAISE for t in st._to_act],
             "last_aggressor": st._last_aggr,
         },
         "draw": {"order": list(st._draw_order), "position": st._draw_pos},

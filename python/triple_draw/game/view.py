@@ -457,8 +457,6 @@ class HandFields(NamedTuple):
     level: str = "_level"
     to_act: str = "_to_act"
     full_bets: str = "_full_bets"
-    max_full_bets: str = "_max_full_bets"
-    n_active: str = "_n_active"
     full_level: str = "_full_level"
     unit: str = "_unit"
     #: (read by the batched environment's compiled learner loop, rust/python/vector.rs)
@@ -487,7 +485,7 @@ class CompiledSupport(NamedTuple):
     #: the phase codes of a betting round and of a hand that is over (phase.py)
     bet: int
     over: int
-    #: the to-act state of a seat that may still raise (phase.py)
+    #: the to-act state of a seat that may bet or raise: the raise rule (phase.py)
     may_raise: int
     #: the log's kinds that start a round or a draw (an entry about nobody that changes
     #: no player's record), whose cards the view counts only, and the seat's own of
