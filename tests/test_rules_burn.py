@@ -110,6 +110,31 @@ def test_burn_at_every_draw_even_when_everyone_stands_pat(procedure: str) -> Non
 
 
 @pytest.mark.parametrize("procedure", PROCEDURES)
+def test_a_document_restores_after_a_draw_where_only_the_burn_card_was_dealt(
+    procedure: str,
+) -> None:
+    """When everybody stands pat, the draw's burn card is the last card the deck gave:
+    the document of the hand restores (it was refused: "$.deck.stub: does not hold the
+    cards legal play leaves in the stub", the replay taking the document's deck before
+    the burn), during the next betting round and once the hand is over, with or without
+    a fold."""
+    for fold in (False, True):
+        h = Hand(Rules(burn_cards=True, draw_procedure=procedure), [100, 9, 13], 0, seed=3)
+        while h.in_draw is False:
+            h.check_or_call()
+        while h.in_draw:
+            h.discard(())
+        kinds = [e.kind for e in h.history]
+        assert "burn" in kinds and "draw" not in kinds  # the burn card alone was dealt
+        assert Hand.from_dict(h.to_dict()).to_dict() == h.to_dict()
+        h.bet_or_raise()
+        h.fold() if fold else h.check_or_call()
+        while h.actor is not None:
+            h.discard(()) if h.in_draw else h.check_or_call()
+        assert Hand.from_dict(h.to_dict()).to_dict() == h.to_dict()
+
+
+@pytest.mark.parametrize("procedure", PROCEDURES)
 def test_burned_cards_join_the_reshuffle_pool(procedure: str) -> None:
     """Six players throw five at every draw: the burned cards are dead cards, shuffled
     into the new stub like the folded hands and the earlier discards, and dealt again."""

@@ -412,8 +412,11 @@ def _replay(
     # same cards; its order and stream are the document's, as any shuffle may give them):
     # the deals still to come - and their dry runs for given cards - are then the
     # original's, card for card
+    # (a burn takes a card too: the burn of a draw in which everybody stands pat is the
+    # last card the deck gives)
     last_deal = max(
-        (i for i, e in enumerate(events) if e[0] in (ev.DEAL, ev.DRAW, ev.RESHUFFLE)), default=0
+        (i for i, e in enumerate(events) if e[0] in (ev.DEAL, ev.DRAW, ev.RESHUFFLE, ev.BURN)),
+        default=0,
     )
     swapped = False
     for i, (kind, seat, amount, cards) in enumerate(events):
