@@ -92,6 +92,31 @@ def test_roundtrip_in_the_middle_of_a_hand():
     assert session(u, random.Random(4), 10) == session(t, random.Random(4), 10)
 
 
+def test_roundtrip_when_the_big_blind_posts_nothing_and_a_new_player_posts_a_big_blind():
+    """The hand's own history cannot tell this hand's blinds: the big blind (seat 3, one
+    chip) is left nothing by the ante, the small blind is dead, and the new player in
+    seat 4 posts a big blind to come in (all-in by it, so the action is the same either
+    way). The table's record says which seat was the big blind, and the document
+    restores (it was refused: "hand.small_blind/big_blind do not match the hand's
+    blinds"). Found by a stress run of random table sessions."""
+    t = Table(Rules(ante=1), {0: 40, 1: 40, 2: 40}, button=0, seed=1)
+    h = t.new_hand()
+    while h.actor is not None:
+        h.discard(()) if h.in_draw else h.check_or_call()
+    t.sit(3, 1)  # waits for the big blind
+    t.sit(4, 3, post=True)  # posts a big blind at once: ante 1, then his last 2
+    t.leave(2)  # the small blind's seat: dead
+    h = t.new_hand()
+    assert (t.small_blind_seat, t.big_blind_seat, t.posts) == (None, 3, {4: (2, 0)})
+    assert [(e.kind, e.seat, e.amount) for e in h.history[4:5]] == [("post_big_blind", 3, 2)]
+    for _ in range(2):  # before any action, and after one
+        d = t.to_dict()
+        back = Table.from_dict(d)
+        assert back.to_dict() == d
+        assert back.hand.big_blind_seat == h.big_blind_seat == 2  # table seat 3
+        h.check_or_call()
+
+
 def test_roundtrip_of_a_fresh_and_an_unseeded_table():
     t = Table(R, {1: 10, 3: 20}, button=2)
     u = roundtrip(t)

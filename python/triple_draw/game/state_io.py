@@ -224,14 +224,20 @@ def from_json(cls: type[S], text: Any, core: Any = None) -> S:
     return from_dict(cls, data, core)
 
 
-def from_dict(cls: type[S], data: Any, core: Any = None) -> S:
+def from_dict(cls: type[S], data: Any, core: Any = None, forced: dict[str, Any] | None = None) -> S:
     """Rebuild a hand of class ``cls`` from :func:`to_dict` output.
 
     The document is untrusted: it is accepted only if legal play reaches it.
     :class:`SchemaError` (naming the first problem) if it is nested too deep, does not
     follow the published schema, or if replaying its history from its starting state
     (rules, starting stacks, button, the cards dealt and drawn) through the public
-    constructor and actions does not give back every field of the document."""
+    constructor and actions does not give back every field of the document.
+
+    ``forced``: the ``Hand`` options (``no_small_blind``, ``posts``) the caller knows the
+    hand was dealt with (a table's record of its blinds), tried before the ones the
+    history suggests. The history alone cannot always tell: a big blind that an ante left
+    with no chips posts nothing, and another player's entry post of a big blind then
+    reads as the blind (:func:`forced_bet_candidates`). The replay still decides."""
     core = _coremod.resolve_core(core)  # a bad core is the caller's error, not the document's
     check_depth(data)
     if not isinstance(data, dict):
@@ -248,7 +254,7 @@ def from_dict(cls: type[S], data: Any, core: Any = None) -> S:
     # against what legal play gives; a value of the wrong shape on the way is refused
     # with the field it was read from when it can be told, else with what went wrong.
     try:
-        return _rebuild(cls, data, core)
+        return _rebuild(cls, data, core, forced)
     except SchemaError:
         raise
     except TripleDrawError as e:
@@ -260,7 +266,7 @@ def from_dict(cls: type[S], data: Any, core: Any = None) -> S:
 _BETTING_KINDS = frozenset((ev.FOLD, ev.CHECK, ev.CALL, ev.BET, ev.RAISE))
 
 
-def _rebuild(cls: type[S], d: dict[str, Any], core: Any) -> S:
+def _rebuild(cls: type[S], d: dict[str, Any], core: Any, forced: dict[str, Any] | None) -> S:
     """Replay the document's history from its starting state and check the rest of the
     document against the result, field by field."""
     rules = Rules.from_dict(d["rules"])
@@ -295,6 +301,8 @@ def _rebuild(cls: type[S], d: dict[str, Any], core: Any) -> S:
         raise SchemaError(f"$.deck: {e}") from None
     first_error: SchemaError | None = None
     options = forced_bet_candidates(events, n, d["button"], rules, start)
+    if forced is not None:
+        options = [forced] + [o for o in options if o != forced]
     for missing in _missing_candidates(d, events, dealt, seen, rules):
         for forced in options:
             try:

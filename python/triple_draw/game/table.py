@@ -37,6 +37,7 @@ from triple_draw.errors import (
     SchemaError,
     TripleDrawError,
 )
+from triple_draw.game import state_io
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import MAX_CHIPS, Rules
 
@@ -857,12 +858,37 @@ def _check_hand_agrees(
             )
 
 
+def _forced_options(hd: dict[str, Any], smap: Any) -> dict[str, Any] | None:
+    """The ``Hand`` options the table's record of the hand says it was dealt with
+    (``no_small_blind``, ``posts`` by hand seat), or ``None`` if the record is not of a
+    shape to say (the checks that follow refuse it)."""
+    if not isinstance(smap, list) or not isinstance(hd["posts"], list):
+        return None
+    idx = {s: i for i, s in enumerate(smap) if type(s) is int}
+    options: dict[str, Any] = {}
+    if hd["small_blind"] is None and len(smap) > 2:
+        options["no_small_blind"] = True
+    posts = {}
+    for p in hd["posts"]:
+        if not isinstance(p, list) or len(p) != 3 or p[0] not in idx:
+            return None
+        if type(p[1]) is not int or type(p[2]) is not int:
+            return None
+        posts[idx[p[0]]] = (p[1], p[2])
+    if posts:
+        options["posts"] = posts
+    return options
+
+
 def _load_hand(t: Any, hd: Any, core: Any, m: int) -> None:
     keys = ["big_blind", "posts", "seat_map", "small_blind", "state"]
     if not isinstance(hd, dict) or sorted(hd) != keys:
         raise SchemaError(f"hand must be null or hold {keys}")
-    hand = Hand.from_dict(hd["state"], core=core)
     smap = hd["seat_map"]
+    # the blinds and posts the table dealt the hand with: the hand's own document does
+    # not always tell them apart (state_io.from_dict), and they are checked below
+    forced = _forced_options(hd, smap)
+    hand = state_io.from_dict(Hand, hd["state"], core, forced)
     n = hand.n_players
     if (
         not isinstance(smap, list)
