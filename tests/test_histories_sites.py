@@ -96,6 +96,23 @@ def test_pokerstars_tournament_and_play_money() -> None:
     assert p.hand.result.net == (60, 0, -10, -20, -30)
 
 
+def test_heads_up_the_button_all_in_from_his_ante_posts_no_small_blind() -> None:
+    """Heads-up the button is the small blind; when his ante takes all his chips he
+    posts no small blind, and PokerStars prints none. The hand reads (it was refused:
+    "heads-up, somebody must post the small blind"): he is the small blind who posted
+    nothing, the big blind's uncalled 100 comes back, and the antes go to the best hand.
+    Found by writing random hands as PokerStars histories and reading them back."""
+    imported = load("pokerstars", "short_button.txt")
+    assert not imported.refused, imported.refused[0].reason
+    (t,) = imported.hands
+    h = t.hand
+    assert (h.button, h.small_blind_seat, h.big_blind_seat) == (0, 0, 1)
+    assert h.rules.ante == 10 and h.rules.small_blind == 50
+    assert h.result.returned == (1, 100)  # (seat, chips)
+    assert h.result.net == (-10, 10)
+    assert h.stacks == (0, 3000)
+
+
 def test_a_mixed_game_file_takes_the_triple_draw_hands_and_names_every_refusal() -> None:
     imported = load("pokerstars", "mixed_8game.txt")
     assert [h.hand_id for h in imported.hands] == ["228200000002"]

@@ -226,8 +226,10 @@ def replay(
         if not broke[_next(sb, n)]:
             raise RecordError("the small blind is posted but not the big blind after it")
         bb = _next(sb, n)
-    elif sb is None and bb is not None and broke[(bb - 1) % n] and n > 2 and b != (bb - 1) % n:
-        sb = (bb - 1) % n  # (unless the button is just before the big blind: no small blind)
+    elif sb is None and bb is not None and broke[(bb - 1) % n] and (n == 2 or b != (bb - 1) % n):
+        # the small blind all-in from his ante: heads-up he is the button; with more
+        # players, unless the button is just before the big blind (no small blind)
+        sb = (bb - 1) % n
     elif sb is None and bb is None:
         if b is None or not ante:
             raise RecordError("nobody posts the big blind")
