@@ -454,8 +454,12 @@ def _loose(
         if st._live[x] and cid in (keep if x == actor and keep is not None else st._hands[x]):
             return False
     for k, (_j, t, g) in enumerate(seq):
-        # ("pokerkit": from ``absorbed`` on, the draw's discards went into the new stub)
-        if (cid in t and k < p.absorbed) or (k != q and g is not None and cid in g):
+        # a discard of this draw is out of play while it is in front of a player not
+        # served yet (or of the player being served); a served player's discards went
+        # out of play (in p.out, above) and are loose once a reshuffle took them into
+        # the stub ("pokerkit": from ``absorbed`` on, the draw's discards went into the
+        # new stub)
+        if (cid in t and q <= k < p.absorbed) or (k != q and g is not None and cid in g):
             return False
     return not any(cid in new for _j, new in p.new)
 
