@@ -4,7 +4,8 @@ side pots happen, 2 to 6 players (and 7-8 with the option), every rules option.
 Invariants checked after every action: chips are conserved; the 52 cards are always
 partitioned between hands, stub and out of play; the actor has a legal action; every
 hand terminates; no view leaks another seat's unshown cards or discards, a burned card or the stub;
-``from_dict(to_dict())`` continues identically.
+``from_dict(to_dict())`` continues identically, and the finished hand's document
+restores. The rules options include burn cards.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def setups(
         reshuffle=draw(st.sampled_from(RESHUFFLES)),
         max_players=max(6, max_players),
         muck_beaten_hands=draw(st.booleans()),
+        burn_cards=draw(st.booleans()),
     )
     stacks = draw(st.lists(st.integers(1, 60), min_size=n, max_size=n))
     button = draw(st.integers(0, n - 1))
@@ -119,6 +121,8 @@ def play(
         for a in after:
             h2.apply(a)
         assert h2.to_dict() == h.to_dict()
+    end = h.to_dict()
+    assert Hand.from_dict(end).to_dict() == end  # the finished hand's document restores
 
 
 # TD_EXAMPLES=5000 runs a longer search locally; CI keeps the default.
