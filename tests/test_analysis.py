@@ -545,3 +545,25 @@ def test_bad_cards_and_types() -> None:
 def test_examples_in_the_docstrings() -> None:
     failures, tried = doctest.testmod(analysis, optionflags=doctest.ELLIPSIS)
     assert tried > 10 and failures == 0
+
+
+def test_probabilities_of_a_sure_thing_are_exactly_one() -> None:
+    """A hand that wins every outcome has equity 1, not 1.0000000000000007: the exact
+    enumeration sums the outcomes' weights, and rounding carried the sum past 1 (the hand
+    review's documents were then refused by their own schema: equity must be <= 1). Found
+    by reviewing random hands. The same holds for a target every outcome reaches."""
+    for discard in ("Qd", "Ac", "8d", "6c", "2s"):
+        r = analysis.equity(
+            ["2sQdAc8d6c", "4h2hQs2c4d"],
+            draws_left=1,
+            strategies=[
+                analysis.Strategy.discard(discard, then=analysis.Strategy.rule()),
+                analysis.Strategy.stand_pat(),
+            ],
+        )
+        assert r.exact and (r[0].win, r[0].equity, r[1].equity) == (1.0, 1.0, 0.0)
+    for draws in (1, 2):
+        for choice in analysis.best_discard("2sQdAc8d6c", draws_left=draws, target="A"):
+            assert 0.0 <= choice.score <= 1.0
+        odds = analysis.draw_odds("2sQdAc8d6c", "Qd", draws=draws)
+        assert odds.exact and 1 - 1e-12 < odds.p_at_most(7462) <= 1.0  # (any hand at all)

@@ -449,7 +449,8 @@ class DrawOdds:
 
     def p_at_most(self, hand: RankLike) -> float:
         """Probability of finishing at ``hand`` or better (see :func:`as_rank`)."""
-        return float(self.probabilities[1 : as_rank(hand) + 1].sum())
+        # (a sum of probabilities: rounding must not carry it past 1)
+        return min(1.0, float(self.probabilities[1 : as_rank(hand) + 1].sum()))
 
     def stderr(self, hand: RankLike) -> float:
         """Standard error of :meth:`p_at_most` (0 when exact)."""

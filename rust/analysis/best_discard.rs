@@ -37,7 +37,8 @@ pub struct DiscardChoice {
 }
 
 fn p_target(probs: &[f64], target: u16) -> f64 {
-    probs[1..=target as usize].iter().sum()
+    // (a sum of probabilities: rounding must not carry it past 1)
+    probs[1..=target as usize].iter().sum::<f64>().min(1.0)
 }
 
 /// All 32 discard choices from `hand` with `draws` draws left (1 to 3; draws after the first

@@ -38,6 +38,9 @@ impl DrawOdds {
         for (r, &p) in probs.iter().enumerate().skip(1) {
             categories[t.class(r as u16).category as usize] += p;
         }
+        for c in &mut categories {
+            *c = c.min(1.0); // (sums of probabilities: rounding must not carry one past 1)
+        }
         DrawOdds {
             probs,
             categories,

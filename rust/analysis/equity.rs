@@ -155,10 +155,12 @@ pub(crate) fn equity_of_model(
     let mut sink = EquitySink::default();
     if let Some(n) = model.try_exact(opts, &mut sink)? {
         let seats = (0..model.seats())
+            // probabilities summed over the outcomes' weights: rounding may carry a sum a
+            // few ulps past 1 (a hand that wins every outcome), which no probability is
             .map(|s| SeatEquity {
-                win: sink.win[s],
-                tie: sink.tie[s],
-                share: sink.share[s],
+                win: sink.win[s].min(1.0),
+                tie: sink.tie[s].min(1.0),
+                share: sink.share[s].min(1.0),
                 ..Default::default()
             })
             .collect();
@@ -284,6 +286,31 @@ mod tests {
         assert!((e.seats[0].win - win as f64 / n as f64).abs() < 1e-12);
         assert!((e.seats[0].tie - tie as f64 / n as f64).abs() < 1e-12);
         assert!((e.seats[0].share + e.seats[1].share - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn analysis_equity_of_a_hand_that_always_wins_is_exactly_one() {
+        // Any card keeps A-Q-8-6-2 (or a pair) ahead of two pair: 1 in every outcome, where
+        // the summed weights came to 1.0000000000000007 (found by the hand review).
+        let qd = parse_text("Qd").unwrap();
+        let e = equity(
+            &[
+                seat(
+                    "hero",
+                    "2sQdAc8d6c",
+                    Strategy::fixed(&qd, super::super::Plan::StandPat),
+                ),
+                seat("villain", "4h2hQs2c4d", Strategy::STAND_PAT),
+            ],
+            &[],
+            1,
+            &RunOptions::default(),
+        )
+        .unwrap();
+        assert!(e.exact);
+        assert_eq!(e.outcomes, 42);
+        assert_eq!((e.seats[0].win, e.seats[0].share), (1.0, 1.0));
+        assert_eq!(e.seats[1].share, 0.0);
     }
 
     #[test]

@@ -299,7 +299,10 @@ impl<'py> HandRead<'_, 'py> {
     /// The bets and raises of the round under way and whether anybody called, bet or
     /// raised in it: `betting.round_action`, the public record's reader.
     fn round_action(&self) -> PyResult<(u32, bool)> {
-        round_action(self.py())?.bind(self.py()).call1((self.h,))?.extract()
+        round_action(self.py())?
+            .bind(self.py())
+            .call1((self.h,))?
+            .extract()
     }
     fn call0(&self, name: &Bound<'py, pyo3::types::PyString>) -> PyResult<Bound<'py, PyAny>> {
         self.h.call_method0(name)
@@ -351,8 +354,6 @@ struct Draws {
     made: [u8; MAX],
     counts: [[u8; 3]; MAX],
 }
-
-
 
 impl VectorLearner {
     fn hand<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyAny>> {
