@@ -11,9 +11,9 @@ Read back means the same forced bets, actions and discards, the same result and 
 stacks (the burn cards and the moments of the reshuffles are the deck's own doings, which
 no record shows). The known gap of full-information "pokerstars" records
 (tests/test_histories_roundtrip.py, ``FULL_INFORMATION_GAPS``) is the one refusal allowed.
-These runs found three bugs, each with its own test now: a heads-up record whose button
-was all-in from his ante, and two in the replay of records under the "pokerstars"
-reshuffle and with burn cards.
+Runs like these found two bugs, each with its own test now: a heads-up record whose
+button was all-in from his ante was refused, and so was a full-information record under
+the "pokerstars" reshuffle when a player was given a card thrown earlier in the same draw.
 """
 
 from __future__ import annotations
