@@ -5,7 +5,9 @@ the package writes and reads back the same.
 - its PokerStars history, with every card and from one seat's view
   (``histories.dumps`` / ``histories.load(..., rules=...)``), in chips or in money;
 - the hand read back from a PokerStars history (a record with unknown cards) written out
-  again, as PHH and as a PokerStars history, and read back once more.
+  again, as PHH and as a PokerStars history, and read back once more;
+- its Full Tilt Poker and Winamax histories, as for PokerStars, in chips, in money or as
+  a tournament's.
 
 Read back means the same forced bets, actions and discards, the same result and the same
 stacks (the burn cards and the moments of the reshuffles are the deck's own doings, which
@@ -115,3 +117,32 @@ def test_pokerstars_histories_read_back_and_their_records_write_out_again(
     again = histories.load(histories.dumps(record), rules=hand.rules)
     assert not again.refused, again.refused[0].reason
     same(again.hands[0].hand, record)
+
+
+@SETTINGS
+@given(finished_hands(), st.data())
+def test_full_tilt_and_winamax_histories_read_back_under_any_rules(hand: Hand, data: Any) -> None:
+    site = data.draw(st.sampled_from(["fulltilt", "winamax"]))
+    viewer = data.draw(st.sampled_from([None, *range(hand.n_players)]))
+    tournament = data.draw(st.booleans())
+    unit = Decimal(1) if tournament else data.draw(st.sampled_from([Decimal(1), Decimal("0.01")]))
+    text = histories.dumps(
+        hand,
+        site,
+        viewer=viewer,
+        chip_unit=unit,
+        currency=None if unit == 1 else ("EUR" if site == "winamax" else "USD"),
+        tournament_id=31 if tournament else None,
+    )
+    imported = histories.load(text, rules=hand.rules)
+    if imported.refused:  # the known gap only, and only with every card known
+        assert viewer is None and hand.rules.reshuffle == "pokerstars"
+        assert GAP in imported.refused[0].reason
+        return
+    (site_hand,) = imported.hands
+    assert site_hand.site == site
+    if site_hand.chip_unit == unit:
+        same(site_hand.hand, hand)
+    else:  # amounts that all share a larger unit: the same hand in that unit
+        k = site_hand.chip_unit / unit
+        assert [x * k for x in site_hand.hand.stacks] == list(hand.stacks)

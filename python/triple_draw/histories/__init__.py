@@ -13,7 +13,7 @@ Draw 2-7 (fixed limit) read and replayed, and any hand written as PokerStars pri
   could not be replayed, with the line and the reason) and ``.skipped`` (the hands of
   other games). A bad hand never fails the file.
 - :func:`iter_load` yields the same one hand at a time, in flat memory.
-- :func:`dumps` writes a hand as a PokerStars hand history.
+- :func:`dumps` writes a hand as a PokerStars, Full Tilt Poker or Winamax hand history.
 
 docs/histories.md tells what is read and how; docs/sites.md each site's rules.
 """

@@ -1,14 +1,18 @@
-"""Any hand written as a PokerStars hand history (``histories.dumps``).
+"""Any hand written as a site's hand history (``histories.dumps``): PokerStars, Full Tilt
+Poker or Winamax.
 
-The text has the shape PokerStars prints for Triple Draw 2-7 Lowball: the header, the
-table and seats, the posts, ``*** DEALING HANDS ***``, the three draws with the viewer's
-thrown, kept and new cards, ``*** SHOW DOWN ***`` with the shown hands, the collections,
-and the summary with the total pot and the rake. Tools that read PokerStars histories
-read it; :func:`triple_draw.histories.load` reads it back to the same hand.
+The text has the shape the site prints for fixed-limit 2-7 Triple Draw: the header, the
+table and seats, the posts, the deal, the three draws with the viewer's thrown, kept and
+new cards, the showdown with the shown hands, the collections, and the summary with the
+total pot and the rake. One walk over the hand's events writes every site; a site's
+*voice* (:class:`_PokerStars` and its subclasses) words each line. Tools that read the
+site's histories read it; :func:`triple_draw.histories.load` reads it back to the same
+hand.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from decimal import Decimal
 from typing import Any
@@ -69,21 +73,32 @@ def describe(cards: list[str]) -> str:
 
 
 class _Money:
-    __slots__ = ("places", "sign", "unit")
+    """Chips as a site prints money: ``unit`` a chip's worth; the currency's sign before
+    the amount (``$0.10``) or after it (``0.10€``); thousands grouped or not."""
 
-    def __init__(self, unit: Decimal, currency: str | None) -> None:
+    __slots__ = ("after", "group", "places", "sign", "unit")
+
+    def __init__(
+        self, unit: Decimal, currency: str | None, *, after: bool = False, group: bool = False
+    ) -> None:
         self.unit = unit
         self.sign = _SIGNS.get(currency or "", "")
+        self.after = after
+        self.group = group
         e = unit.normalize().as_tuple().exponent
         self.places = max(0, -e) if isinstance(e, int) else 0
 
     def __call__(self, chips: int) -> str:
         if self.unit == 1:
-            return f"{self.sign}{chips}"
-        amount = chips * self.unit
-        if amount == amount.to_integral_value():
-            return f"{self.sign}{int(amount)}"
-        return f"{self.sign}{amount:.{max(2, self.places)}f}"
+            text = f"{chips:,}" if self.group else f"{chips}"
+        else:
+            amount = chips * self.unit
+            g = "," if self.group else ""
+            if amount == amount.to_integral_value():
+                text = f"{int(amount):{g}}"
+            else:
+                text = f"{amount:{g}.{max(2, self.places)}f}"
+        return f"{text}{self.sign}" if self.after else f"{self.sign}{text}"
 
 
 def dumps(
@@ -94,15 +109,16 @@ def dumps(
     players: Any = None,
     hand_id: str | int = 1,
     table: str = "triple_draw",
-    date: str = "2026/01/01 12:00:00 ET",
+    date: str | None = None,
     chip_unit: Decimal | str | int = 1,
     currency: str | None = None,
     seat_numbers: Any = None,
     tournament_id: str | int | None = None,
-    buy_in: str = "$1+$0.10 USD",
-    level: str = "I",
+    buy_in: str | None = None,
+    level: str | None = None,
 ) -> str:
-    """The PokerStars hand history of the finished ``hand``.
+    """The hand history of the finished ``hand`` as ``site`` prints it: ``"pokerstars"``
+    (the default), ``"fulltilt"`` (Full Tilt Poker) or ``"winamax"``.
 
     - ``viewer``: the seat whose cards the history shows ("Dealt to", his thrown and new
       cards); the others' cards appear only where shown at the showdown. ``None`` shows
@@ -112,26 +128,33 @@ def dumps(
       printed seat numbers by seat (default 1..n).
     - ``chip_unit`` and ``currency``: the money of a chip (``Decimal("0.01")`` and
       ``"USD"`` write ``$0.10/$0.20 USD``); by default amounts are written as chips, as in
-      a play-money game. ``tournament_id`` (with ``buy_in`` and ``level``) writes a
-      tournament's header and stacks "in chips".
-    - ``hand_id``, ``table``, ``date``: the header's.
+      a play-money game. Winamax plays in euros: its ``currency`` is ``"EUR"`` or
+      ``None``. ``tournament_id`` (with ``buy_in`` and ``level``, default PokerStars'
+      ``"I"``, none at Full Tilt Poker) writes a tournament's header, its amounts in
+      chips.
+    - ``hand_id`` (digits; Winamax's may hold dashes), ``table``, ``date``: the header's,
+      ``date`` as the site prints it (default: PokerStars ``2026/01/01 12:00:00 ET``,
+      Full Tilt ``12:00:00 ET - 2026/01/01``, Winamax ``2026/01/01 12:00:00 UTC``).
 
-    PokerStars has no words for some of the engine's hands: a hand in progress, and more
-    than eight players, raise :class:`~triple_draw.errors.ArgumentError`. The rules are not
-    written (PokerStars' header names only the stakes): read back a hand of other rules
-    with ``load(..., rules=...)``.
+    A site has no words for some of the engine's hands: a hand in progress, and more than
+    eight players, raise :class:`~triple_draw.errors.ArgumentError`. The rules are not
+    written (a site's header names only the stakes): read back a hand of other rules with
+    ``load(..., rules=...)``.
     """
     if not isinstance(hand, Hand):
         raise ArgumentTypeError(f"dumps expects a Hand, got {type(hand).__name__}")
-    if site != "pokerstars":
-        raise ArgumentError(f"histories.dumps writes site='pokerstars' only, got {site!r}")
+    voice = _VOICES.get(site) if isinstance(site, str) else None
+    if voice is None:
+        raise ArgumentError(f"site must be one of {sorted(_VOICES)}, got {site!r}")
     real_game_only(hand.rules, "site histories")
     if not hand.is_over:
-        raise ArgumentError("only a finished hand can be written as a PokerStars hand history")
+        raise ArgumentError(f"only a finished hand can be written as a {voice.name} hand history")
     n = hand.n_players
+    if n > 8:
+        raise ArgumentError(f"a {voice.name} hand history seats at most 8 players, not {n}")
     if viewer is not None and (type(viewer) is not int or not 0 <= viewer < n):
         raise ArgumentError(f"viewer must be a seat 0..{n - 1} or None, got {viewer!r}")
-    names = _names(players, n)
+    names = _names(players, n, voice.sep)
     numbers = _numbers(seat_numbers, n)
     try:
         unit = Decimal(str(chip_unit))
@@ -139,205 +162,706 @@ def dumps(
         raise ArgumentError(f"chip_unit must be an amount of money, got {chip_unit!r}") from None
     if not unit.is_finite() or unit <= 0:
         raise ArgumentError(f"chip_unit must be > 0, got {chip_unit!r}")
-    if currency is not None and currency not in _SIGNS:
-        raise ArgumentError(f"currency must be one of {sorted(_SIGNS)} or None, got {currency!r}")
+    if currency is not None and currency not in voice.currencies:
+        raise ArgumentError(
+            f"currency must be one of {sorted(voice.currencies)} or None for {voice.name}, "
+            f"got {currency!r}"
+        )
+    if date is None:
+        date = voice.date
     for text, what in ((str(hand_id), "hand_id"), (table, "table"), (date, "date")):
         if not text or "\n" in text or "\r" in text:
             raise ArgumentError(f"{what} must be a one-line text, got {text!r}")
-    m = _Money(unit, currency if tournament_id is None else None)
-    rules = hand.rules
-    out: list[str] = []
-    stakes = f"{m(rules.small_bet)}/{m(rules.big_bet)}"
-    if tournament_id is not None:
-        out.append(
-            f"PokerStars Hand #{hand_id}: Tournament #{tournament_id}, {buy_in} Triple Draw "
-            f"2-7 Lowball Limit - Level {level} ({stakes}) - {date}"
-        )
-    else:
-        cur = f" {currency}" if currency else ""
-        out.append(
-            f"PokerStars Hand #{hand_id}:  Triple Draw 2-7 Lowball Limit ({stakes}{cur}) - {date}"
-        )
-    button = hand.button
-    out.append(f"Table '{table}' {max(6, n)}-max Seat #{numbers[button]} is the button")
-    for s in range(n):
-        out.append(f"Seat {numbers[s]}: {names[s]} ({m(hand.starting_stacks[s])} in chips)")
-    log = hand.history
-    shown = _shown(hand, viewer)
-    # the posts, up to the deal
-    i = 0
-    blinds_seen = bb_seen = False
-    extra: dict[int, list[int]] = {}
-    order: list[int] = []
-    stacks = list(hand.starting_stacks)
-    while i < len(log) and log[i].kind in (ev.POST_ANTE, ev.POST_SMALL_BLIND, ev.POST_BIG_BLIND):
-        e = log[i]
-        i += 1
-        seat, a = e.seat, e.amount or 0
-        assert seat is not None
-        s = seat
-        stacks[s] -= a
-        allin = " and is all-in" if stacks[s] == 0 else ""
-        if e.kind == ev.POST_ANTE and not blinds_seen:
-            out.append(f"{names[s]}: posts the ante {m(a)}{allin}")
-        elif e.kind == ev.POST_SMALL_BLIND:
-            blinds_seen = True
-            out.append(f"{names[s]}: posts small blind {m(a)}{allin}")
-        elif e.kind == ev.POST_BIG_BLIND and not bb_seen:
-            blinds_seen = bb_seen = True
-            out.append(f"{names[s]}: posts big blind {m(a)}{allin}")
-        else:  # a player coming in: live (big blind) and dead (small blind) parts
-            blinds_seen = True
-            if s not in extra:
-                extra[s] = [0, 0]
-                order.append(s)
-            extra[s][0 if e.kind == ev.POST_BIG_BLIND else 1] += a
-    for s in order:
-        live, dead = extra[s]
-        allin = " and is all-in" if stacks[s] == 0 else ""
-        if live and dead:
-            out.append(f"{names[s]}: posts small & big blinds {m(live + dead)}{allin}")
-        elif live:
-            out.append(f"{names[s]}: posts big blind {m(live)}{allin}")
-        else:
-            out.append(f"{names[s]}: posts small blind {m(dead)}{allin}")
-    out.append("*** DEALING HANDS ***")
-    holding: list[list[str]] = [[] for _ in range(n)]
-    for e in log[i:]:
-        if e.kind != ev.DEAL:
-            break
-        i += 1
-        assert e.seat is not None and e.cards is not None
-        holding[e.seat] = list(e.cards)
-        if e.seat in shown and "??" not in e.cards:
-            out.append(f"Dealt to {names[e.seat]} [{' '.join(e.cards)}]")
-    bets = [0] * n
-    level_ = 0
-    for e in log[:i]:
-        if e.kind in (ev.POST_SMALL_BLIND, ev.POST_BIG_BLIND) and e.seat is not None:
-            bets[e.seat] += e.amount or 0
-            level_ = max(level_, bets[e.seat])
-    thrown_by: dict[int, tuple[str, ...]] = {}
-    collected: dict[int, int] = {}
-    showdown = False
-    pots = hand.result.pots
-    win_pot = 0
-    for e in log[i:]:
-        k = e.kind
-        if e.seat is None:
-            if k == ev.BEGIN_ROUND and e.amount:  # (round 1's bets are the blinds)
-                bets = [0] * n
-                level_ = 0
-            elif k == ev.BEGIN_DRAW:
-                out.append(f"*** {('FIRST', 'SECOND', 'THIRD')[e.amount or 0]} DRAW ***")
-            continue
-        s = e.seat
-        if k == ev.FOLD:
-            out.append(f"{names[s]}: folds")
-        elif k == ev.CHECK:
-            out.append(f"{names[s]}: checks")
-        elif k in (ev.CALL, ev.BET, ev.RAISE):
-            assert s is not None and e.amount is not None
-            added = e.amount - bets[s]
-            stacks[s] -= added
-            allin = " and is all-in" if stacks[s] == 0 else ""
-            if k == ev.CALL:
-                out.append(f"{names[s]}: calls {m(added)}{allin}")
-            elif k == ev.BET or level_ == 0:
-                out.append(f"{names[s]}: bets {m(added)}{allin}")
-            else:
-                out.append(f"{names[s]}: raises {m(e.amount - level_)} to {m(e.amount)}{allin}")
-            bets[s] = e.amount
-            level_ = max(level_, e.amount)
-        elif k == ev.DISCARD:
-            assert s is not None and e.cards is not None
-            cnt = len(e.cards)
-            known = s in shown and "??" not in e.cards and "??" not in holding[s]
-            if cnt == 0:
-                if known:
-                    out.append(f"{names[s]}: stands pat on [{' '.join(holding[s])}]")
-                else:
-                    out.append(f"{names[s]}: stands pat")
-                continue
-            word = "card" if cnt == 1 else "cards"
-            if known:
-                out.append(f"{names[s]}: discards {cnt} {word} [{' '.join(e.cards)}]")
-                thrown_by[s] = e.cards
-            else:
-                out.append(f"{names[s]}: discards {cnt} {word}")
-            kept = list(holding[s])
-            for c in e.cards:
-                if c in kept:
-                    kept.remove(c)
-                elif "??" in kept:
-                    kept.remove("??")
-            holding[s] = kept
-        elif k == ev.DRAW:
-            assert s is not None and e.cards is not None
-            kept = holding[s]
-            holding[s] = kept + list(e.cards)
-            if s in thrown_by and "??" not in e.cards:
-                out.append(f"Dealt to {names[s]} [{' '.join(kept)}] [{' '.join(e.cards)}]")
-            thrown_by.pop(s, None)
-        elif k == ev.RETURN:
-            assert s is not None and e.amount is not None
-            out.append(f"Uncalled bet ({m(e.amount)}) returned to {names[s]}")
-        elif k == ev.SHOW:
-            if not showdown:
-                showdown = True
-                out.append("*** SHOW DOWN ***")
-            assert s is not None and e.cards is not None
-            out.append(f"{names[s]}: shows [{' '.join(e.cards)}] ({describe(list(e.cards))})")
-            holding[s] = list(e.cards)
-        elif k == ev.MUCK:
-            if not showdown:
-                showdown = True
-                out.append("*** SHOW DOWN ***")
-            out.append(f"{names[s]}: mucks hand")
-        elif k == ev.WIN:
-            assert s is not None and e.amount is not None
-            while win_pot < len(pots) - 1 and not _in_pot(pots[win_pot], s, e.amount, collected):
-                win_pot += 1
-            name = _pot_name(win_pot, len(pots))
-            out.append(f"{names[s]} collected {m(e.amount)} from {name}")
-            collected[s] = collected.get(s, 0) + e.amount
-    res = hand.result
-    total = sum(p.amount for p in res.pots)
-    pot_text = f"Total pot {m(total)}"
-    if len(res.pots) > 1:
-        pot_text += f" Main pot {m(res.pots[0].amount)}."
-        if len(res.pots) == 2:
-            pot_text += f" Side pot {m(res.pots[1].amount)}."
-        else:
-            pot_text += "".join(
-                f" Side pot-{j} {m(p.amount)}." for j, p in enumerate(res.pots[1:], 1)
+    if not voice.hand_ids.fullmatch(str(hand_id)):
+        raise ArgumentError(f"hand_id must be {voice.hand_id_words}, got {hand_id!r}")
+    if tournament_id is not None and not str(tournament_id).isdigit():
+        raise ArgumentError(f"tournament_id must be digits, got {tournament_id!r}")
+    money = _Money(
+        unit, currency if tournament_id is None else None, after=voice.sign_after, group=voice.group
+    )
+    w = voice(hand, names, numbers, money, viewer)
+    w.head(str(hand_id), table, date, currency, tournament_id, buy_in, level)
+    w.walk()
+    return "\n".join(w.out) + "\n"
+
+
+class _PokerStars:
+    """How PokerStars words a hand; the other sites' voices override what differs. One
+    object writes one hand (:meth:`head`, then :meth:`walk`, into :attr:`out`)."""
+
+    name = "PokerStars"
+    #: between a player's name and his action
+    sep = ": "
+    all_in = " and is all-in"
+    currencies = frozenset(_SIGNS)
+    sign_after = False
+    group = False
+    date = "2026/01/01 12:00:00 ET"
+    hand_ids = re.compile(r"\d+")
+    hand_id_words = "digits"
+    buy_in = "$1+$0.10 USD"
+
+    def __init__(
+        self, hand: Hand, names: list[str], numbers: list[int], m: _Money, viewer: int | None
+    ) -> None:
+        self.hand = hand
+        self.names = names
+        self.numbers = numbers
+        self.m = m
+        self.shown = set(range(hand.n_players)) if viewer is None else {viewer}
+        self.out: list[str] = []
+        self.pots = hand.result.pots
+        self.returned = hand.result.returned
+
+    # -- the head: header, table, seats ----------------------------------------------------
+
+    def head(
+        self,
+        hand_id: str,
+        table: str,
+        date: str,
+        currency: str | None,
+        tournament_id: str | int | None,
+        buy_in: str | None,
+        level: str | None,
+    ) -> None:
+        m, rules, out = self.m, self.hand.rules, self.out
+        stakes = f"{m(rules.small_bet)}/{m(rules.big_bet)}"
+        if tournament_id is not None:
+            out.append(
+                f"PokerStars Hand #{hand_id}: Tournament #{tournament_id}, "
+                f"{buy_in or self.buy_in} Triple Draw 2-7 Lowball Limit - Level {level or 'I'} "
+                f"({stakes}) - {date}"
             )
-    out.append("*** SUMMARY ***")
-    out.append(f"{pot_text} | Rake {m(res.rake)}")
-    out.extend(_summary(hand, names, numbers, m, collected))
-    return "\n".join(out) + "\n"
+        else:
+            cur = f" {currency}" if currency else ""
+            out.append(
+                f"PokerStars Hand #{hand_id}:  Triple Draw 2-7 Lowball Limit ({stakes}{cur}) "
+                f"- {date}"
+            )
+        n = self.hand.n_players
+        out.append(
+            f"Table '{table}' {max(6, n)}-max Seat #{self.numbers[self.hand.button]} is the button"
+        )
+        for s in range(n):
+            out.append(f"Seat {self.numbers[s]}: {self.names[s]} ({self.stack(s)})")
+
+    def stack(self, s: int) -> str:
+        return f"{self.m(self.hand.starting_stacks[s])} in chips"
+
+    # -- the posts --------------------------------------------------------------------------
+
+    def post(self, s: int, what: str, amount: int, all_in: bool) -> None:
+        """``what``: ``ante``, ``sb``, ``bb``; a player coming in: ``live`` (his big
+        blind), ``dead`` (a dead small blind) or ``both``."""
+        words = {
+            "ante": "posts the ante",
+            "sb": "posts small blind",
+            "bb": "posts big blind",
+            "live": "posts big blind",
+            "dead": "posts small blind",
+            "both": "posts small & big blinds",
+        }[what]
+        self.line(s, f"{words} {self.m(amount)}{self.all_in if all_in else ''}")
+
+    def deal(self) -> None:
+        self.out.append("*** DEALING HANDS ***")
+
+    # -- a player's line --------------------------------------------------------------------
+
+    def line(self, s: int, text: str) -> None:
+        self.out.append(f"{self.names[s]}{self.sep}{text}")
+
+    def bet(self, kind: str, s: int, added: int, to: int, level: int, all_in: bool) -> None:
+        """A call, bet or raise of ``added`` chips to ``to`` (the round's level was
+        ``level``)."""
+        tail = self.all_in if all_in else ""
+        if kind == ev.CALL:
+            self.line(s, f"calls {self.m(added)}{tail}")
+        elif kind == ev.BET or level == 0:
+            self.line(s, f"bets {self.m(added)}{tail}")
+        else:
+            self.raise_(s, to - level, to, tail)
+
+    def raise_(self, s: int, by: int, to: int, tail: str) -> None:
+        self.line(s, f"raises {self.m(by)} to {self.m(to)}{tail}")
+
+    def begin_draw(self, k: int, pot: int) -> None:
+        self.out.append(f"*** {_NTH[k]} DRAW ***")
+
+    def begin_round(self, k: int) -> None:
+        """Betting round ``k`` (1..3) after a draw: PokerStars prints no line."""
+
+    def discard(self, s: int, cards: tuple[str, ...] | None, count: int) -> None:
+        word = "card" if count == 1 else "cards"
+        if cards is None:
+            self.line(s, f"discards {count} {word}")
+        else:
+            self.line(s, f"discards {count} {word} [{' '.join(cards)}]")
+
+    def pat(self, s: int, held: list[str] | None) -> None:
+        self.line(s, "stands pat" if held is None else f"stands pat on [{' '.join(held)}]")
+
+    def new_cards(self, s: int, kept: list[str], new: tuple[str, ...] | None, count: int) -> None:
+        """Seat ``s`` is dealt his ``count`` replacements: ``new`` when the history shows
+        them."""
+        if new is not None:
+            self.out.append(f"Dealt to {self.names[s]} [{' '.join(kept)}] [{' '.join(new)}]")
+
+    def uncalled(self, s: int, amount: int) -> None:
+        self.out.append(f"Uncalled bet ({self.m(amount)}) returned to {self.names[s]}")
+
+    def show(self, s: int, cards: tuple[str, ...]) -> None:
+        self.line(s, f"shows [{self.shown_text(cards)}] ({describe(list(cards))})")
+
+    def shown_text(self, cards: Any) -> str:
+        """A shown hand's cards as the site prints them: PokerStars in the order held."""
+        return " ".join(cards)
+
+    def muck(self, s: int) -> None:
+        self.line(s, "mucks hand")
+
+    def win(self, s: int, amount: int, pot: int, split: bool, desc: str | None) -> None:
+        self.out.append(f"{self.names[s]} collected {self.m(amount)} from {self.pot_name(pot)}")
+
+    def pot_name(self, j: int) -> str:
+        count = len(self.pots)
+        if count == 1:
+            return "pot"
+        if j == 0:
+            return "main pot"
+        return "side pot" if count == 2 else f"side pot-{j}"
+
+    def wins_done(self) -> None:
+        """After the last collection."""
+
+    def describe(self, cards: list[str]) -> str:
+        return describe(cards)
+
+    # -- the summary ------------------------------------------------------------------------
+
+    def total(self) -> str:
+        res, m = self.hand.result, self.m
+        total = sum(p.amount for p in res.pots)
+        pot_text = f"Total pot {m(total)}"
+        if len(res.pots) > 1:
+            pot_text += f" Main pot {m(res.pots[0].amount)}."
+            if len(res.pots) == 2:
+                pot_text += f" Side pot {m(res.pots[1].amount)}."
+            else:
+                pot_text += "".join(
+                    f" Side pot-{j} {m(p.amount)}." for j, p in enumerate(res.pots[1:], 1)
+                )
+        return f"{pot_text} | Rake {m(res.rake)}"
+
+    def summary(self, collected: dict[int, int]) -> None:
+        self.out.append("*** SUMMARY ***")
+        self.out.append(self.total())
+        self.out.extend(self.seat_lines(collected))
+
+    def seat_lines(self, collected: dict[int, int]) -> list[str]:
+        hand, names, m = self.hand, self.names, self.m
+        res = hand.result
+        showed = {e.seat: e for e in res.showdown}
+        folded_at: dict[int, int] = {}
+        draws_done = 0
+        for e in hand.history:
+            if e.kind == ev.BEGIN_DRAW:
+                draws_done = (e.amount or 0) + 1
+            elif e.kind == ev.FOLD and e.seat is not None:
+                folded_at[e.seat] = draws_done
+        out = []
+        for s in range(hand.n_players):
+            won = collected.get(s, 0)
+            if s in folded_at:
+                d = folded_at[s]
+                when = "before the Draw" if d == 0 else f"after the {_ORDINAL[d]} Draw"
+                text = f"folded {when}{self.folded_tail(s)}"
+            elif s in showed and showed[s].shown:
+                cards = showed[s].cards or ()
+                desc = self.describe(list(cards))
+                text = f"showed [{self.shown_text(cards)}] and " + (
+                    f"won ({m(won)}) with {desc}" if won else f"lost with {desc}"
+                )
+            elif s in showed:
+                text = "mucked"
+            else:
+                text = f"collected ({m(won)})"
+            out.append(f"Seat {self.numbers[s]}: {names[s]}{self.position(s)} {text}")
+        return out
+
+    def folded_tail(self, s: int) -> str:
+        """After "folded before the Draw": PokerStars' writer adds nothing."""
+        return ""
+
+    def position(self, s: int) -> str:
+        hand = self.hand
+        tags = []
+        if s == hand.button:
+            tags.append("button")
+        if s == hand.small_blind_seat:
+            tags.append("small blind")
+        elif s == hand.big_blind_seat:
+            tags.append("big blind")
+        return "".join(f" ({t})" for t in tags)
+
+    # -- the walk over the hand's events ----------------------------------------------------
+
+    def walk(self) -> None:
+        hand, out, names = self.hand, self.out, self.names
+        n = hand.n_players
+        log = hand.history
+        shown = self.shown
+        # the posts, up to the deal
+        i = 0
+        blinds_seen = bb_seen = False
+        extra: dict[int, list[int]] = {}
+        order: list[int] = []
+        stacks = list(hand.starting_stacks)
+        pot = 0
+        while i < len(log) and log[i].kind in (
+            ev.POST_ANTE,
+            ev.POST_SMALL_BLIND,
+            ev.POST_BIG_BLIND,
+        ):
+            e = log[i]
+            i += 1
+            seat, a = e.seat, e.amount or 0
+            assert seat is not None
+            s = seat
+            stacks[s] -= a
+            pot += a
+            if e.kind == ev.POST_ANTE and not blinds_seen:
+                self.post(s, "ante", a, stacks[s] == 0)
+            elif e.kind == ev.POST_SMALL_BLIND:
+                blinds_seen = True
+                self.post(s, "sb", a, stacks[s] == 0)
+            elif e.kind == ev.POST_BIG_BLIND and not bb_seen:
+                blinds_seen = bb_seen = True
+                self.post(s, "bb", a, stacks[s] == 0)
+            else:  # a player coming in: live (big blind) and dead (small blind) parts
+                blinds_seen = True
+                if s not in extra:
+                    extra[s] = [0, 0]
+                    order.append(s)
+                extra[s][0 if e.kind == ev.POST_BIG_BLIND else 1] += a
+        for s in order:
+            live, dead = extra[s]
+            all_in = stacks[s] == 0
+            if live and dead:
+                self.post(s, "both", live + dead, all_in)
+            elif live:
+                self.post(s, "live", live, all_in)
+            else:
+                self.post(s, "dead", dead, all_in)
+        self.deal()
+        holding: list[list[str]] = [[] for _ in range(n)]
+        for e in log[i:]:
+            if e.kind != ev.DEAL:
+                break
+            i += 1
+            assert e.seat is not None and e.cards is not None
+            holding[e.seat] = list(e.cards)
+            if e.seat in shown and "??" not in e.cards:
+                out.append(f"Dealt to {names[e.seat]} [{' '.join(e.cards)}]")
+        bets = [0] * n
+        level = 0
+        for e in log[:i]:
+            if e.kind in (ev.POST_SMALL_BLIND, ev.POST_BIG_BLIND) and e.seat is not None:
+                bets[e.seat] += e.amount or 0
+                level = max(level, bets[e.seat])
+        thrown_by: dict[int, tuple[str, ...]] = {}
+        collected: dict[int, int] = {}
+        showdown = False
+        pots = self.pots
+        win_pot = 0
+        for e in log[i:]:
+            k = e.kind
+            if e.seat is None:
+                if k == ev.BEGIN_ROUND and e.amount:  # (round 1's bets are the blinds)
+                    bets = [0] * n
+                    level = 0
+                    self.begin_round(e.amount)
+                elif k == ev.BEGIN_DRAW:
+                    self.begin_draw(e.amount or 0, pot)
+                continue
+            s = e.seat
+            if k == ev.FOLD:
+                self.line(s, "folds")
+            elif k == ev.CHECK:
+                self.line(s, "checks")
+            elif k in (ev.CALL, ev.BET, ev.RAISE):
+                assert e.amount is not None
+                added = e.amount - bets[s]
+                stacks[s] -= added
+                pot += added
+                self.bet(k, s, added, e.amount, level, stacks[s] == 0)
+                bets[s] = e.amount
+                level = max(level, e.amount)
+            elif k == ev.DISCARD:
+                assert e.cards is not None
+                cnt = len(e.cards)
+                known = s in shown and "??" not in e.cards and "??" not in holding[s]
+                if cnt == 0:
+                    self.pat(s, holding[s] if known else None)
+                    continue
+                self.discard(s, e.cards if known else None, cnt)
+                if known:
+                    thrown_by[s] = e.cards
+                kept = list(holding[s])
+                for c in e.cards:
+                    if c in kept:
+                        kept.remove(c)
+                    elif "??" in kept:
+                        kept.remove("??")
+                holding[s] = kept
+            elif k == ev.DRAW:
+                assert e.cards is not None
+                kept = holding[s]
+                holding[s] = kept + list(e.cards)
+                known_new = s in thrown_by and "??" not in e.cards
+                self.new_cards(s, kept, e.cards if known_new else None, len(e.cards))
+                thrown_by.pop(s, None)
+            elif k == ev.RETURN:
+                assert e.amount is not None
+                self.uncalled(s, e.amount)
+            elif k == ev.SHOW:
+                if not showdown:
+                    showdown = True
+                    out.append("*** SHOW DOWN ***")
+                assert e.cards is not None
+                self.show(s, e.cards)
+                holding[s] = list(e.cards)
+            elif k == ev.MUCK:
+                if not showdown:
+                    showdown = True
+                    out.append("*** SHOW DOWN ***")
+                self.muck(s)
+            elif k == ev.WIN:
+                assert e.amount is not None
+                while win_pot < len(pots) - 1 and not _in_pot(pots[win_pot], s, e.amount):
+                    win_pot += 1
+                shown_cards = [x.cards for x in hand.result.showdown if x.seat == s and x.shown]
+                desc = self.describe(list(shown_cards[0])) if shown_cards else None
+                split = len(pots[win_pot].winners) > 1
+                self.win(s, e.amount, win_pot, split, desc)
+                collected[s] = collected.get(s, 0) + e.amount
+        self.wins_done()
+        self.summary(collected)
 
 
-def _in_pot(pot: Any, s: int, amount: int, collected: dict[int, int]) -> bool:
+class _FullTilt(_PokerStars):
+    """Full Tilt Poker's words (its files were UTF-16 with a byte-order mark)."""
+
+    name = "Full Tilt Poker"
+    sep = " "
+    all_in = ", and is all in"
+    group = True
+    date = "12:00:00 ET - 2026/01/01"
+    buy_in = "$10 Sit & Go"
+
+    def head(
+        self,
+        hand_id: str,
+        table: str,
+        date: str,
+        currency: str | None,
+        tournament_id: str | int | None,
+        buy_in: str | None,
+        level: str | None,
+    ) -> None:
+        m, rules, hand = self.m, self.hand.rules, self.hand
+        stakes = f"{m(rules.small_bet)}/{m(rules.big_bet)}"
+        if rules.ante:
+            stakes += f" Ante {m(rules.ante)}"
+        if tournament_id is not None:
+            where = f"{buy_in or self.buy_in} ({tournament_id}), Table {table}"
+            if level is not None:
+                where += f" - Level {level}"
+        else:
+            size = "heads up" if hand.n_players == 2 else f"{max(6, hand.n_players)} max"
+            where = f"Table {table} ({size})"
+        self.out.append(
+            f"Full Tilt Poker Game #{hand_id}: {where} - {stakes} - Limit 2-7 Triple Draw - {date}"
+        )
+        for s in range(hand.n_players):
+            self.out.append(f"Seat {self.numbers[s]}: {self.names[s]} ({self.stack(s)})")
+
+    def stack(self, s: int) -> str:
+        return self.m(self.hand.starting_stacks[s])
+
+    def post(self, s: int, what: str, amount: int, all_in: bool) -> None:
+        tail = self.all_in if all_in else ""
+        if what == "ante":
+            self.line(s, f"antes {self.m(amount)}{tail}")
+        elif what in ("sb", "bb"):
+            size = "small" if what == "sb" else "big"
+            self.line(s, f"posts the {size} blind of {self.m(amount)}{tail}")
+        elif what == "live":
+            self.line(s, f"posts {self.m(amount)}{tail}")
+        elif what == "dead":
+            self.line(s, f"posts a dead small blind of {self.m(amount)}{tail}")
+        else:  # both: his dead small blind, then his live big blind
+            dead = self.hand.rules.small_blind
+            self.line(s, f"posts a dead small blind of {self.m(dead)}")
+            self.line(s, f"posts {self.m(amount - dead)}{tail}")
+
+    def deal(self) -> None:
+        self.out.append(f"The button is in seat #{self.numbers[self.hand.button]}")
+        self.out.append("*** HOLE CARDS ***")
+
+    def raise_(self, s: int, by: int, to: int, tail: str) -> None:
+        self.line(s, f"raises to {self.m(to)}{tail}")
+
+    def begin_draw(self, k: int, pot: int) -> None:
+        self.out.append(f"*** {_NTH[k]} DRAW *** (Pot: {self.m(pot)})")
+
+    def new_cards(self, s: int, kept: list[str], new: tuple[str, ...] | None, count: int) -> None:
+        if new is not None:
+            super().new_cards(s, kept, new, count)
+        elif count:
+            self.line(s, f"is dealt {count} card{'' if count == 1 else 's'}")
+
+    def uncalled(self, s: int, amount: int) -> None:
+        self.out.append(f"Uncalled bet of {self.m(amount)} returned to {self.names[s]}")
+
+    def show(self, s: int, cards: tuple[str, ...]) -> None:
+        self.line(s, f"shows [{self.shown_text(cards)}] {self.describe(list(cards))}")
+
+    def shown_text(self, cards: Any) -> str:
+        return _high_first(cards)
+
+    def folded_tail(self, s: int) -> str:
+        # a player who folded without putting a chip in
+        return " (didn't bet)" if self.hand.result.net[s] == 0 else ""
+
+    def position(self, s: int) -> str:
+        if self.hand.n_players == 2 and s == self.hand.button:  # heads-up: the small blind
+            return " (small blind)"
+        return super().position(s)
+
+    def muck(self, s: int) -> None:
+        self.line(s, "mucks")
+
+    def win(self, s: int, amount: int, pot: int, split: bool, desc: str | None) -> None:
+        verb = "ties for" if split else "wins"
+        with_ = f" with {desc}" if desc else ""
+        self.line(s, f"{verb} the {self.pot_name(pot)} ({self.m(amount)}){with_}")
+
+    def pot_name(self, j: int) -> str:
+        count = len(self.pots)
+        if count == 1:
+            return "pot"
+        if j == 0:
+            return "main pot"
+        return "side pot" if count == 2 else f"side pot #{j}"
+
+    def describe(self, cards: list[str]) -> str:
+        return describe(cards)[len("Lo: ") :]
+
+    def total(self) -> str:
+        res, m = self.hand.result, self.m
+        return f"Total pot {m(sum(p.amount for p in res.pots))} | Rake {m(res.rake)}"
+
+
+class _Winamax(_PokerStars):
+    """Winamax's words: amounts with the euro sign after them, a section for each betting
+    round and draw, no uncalled-bet line (the winner's collection holds it)."""
+
+    name = "Winamax"
+    sep = " "
+    currencies = frozenset({"EUR"})
+    sign_after = True
+    date = "2026/01/01 12:00:00 UTC"
+    hand_ids = re.compile(r"\d+(?:-\d+)*")
+    hand_id_words = "digits, with dashes between them"
+    buy_in = "0.90€ + 0.10€"
+
+    def head(
+        self,
+        hand_id: str,
+        table: str,
+        date: str,
+        currency: str | None,
+        tournament_id: str | int | None,
+        buy_in: str | None,
+        level: str | None,
+    ) -> None:
+        m, rules, hand = self.m, self.hand.rules, self.hand
+        stakes = f"{m(rules.small_bet)}/{m(rules.big_bet)}"
+        if rules.ante:
+            stakes = f"{m(rules.ante)}/{stakes}"
+        real = currency is not None or tournament_id is not None
+        if tournament_id is not None:
+            # the table is named after the tournament: "Draw Sunday(812345678)#002"
+            name = table.split(f"({tournament_id})", 1)[0]
+            if name == table:
+                table = f"{table}({tournament_id})#001"
+            kind = f'Tournament "{name}" buyIn: {buy_in or self.buy_in} level: {level or 1}'
+            hand_id = f"{tournament_id}-{hand_id}"
+        else:
+            kind = "CashGame"
+        game = "2-7 Triple Draw" if real else "Lowball27"
+        self.out.append(
+            f"Winamax Poker - {kind} - HandId: #{hand_id} - {game} fixed limit ({stakes}) - {date}"
+        )
+        money = "real money" if real else "play money"
+        self.out.append(
+            f"Table: '{table}' {max(6, hand.n_players)}-max ({money}) "
+            f"Seat #{self.numbers[hand.button]} is the button"
+        )
+        for s in range(hand.n_players):
+            self.out.append(f"Seat {self.numbers[s]}: {self.names[s]} ({self.stack(s)})")
+        self.out.append("*** ANTE/BLINDS ***")
+
+    def stack(self, s: int) -> str:
+        return self.m(self.hand.starting_stacks[s])
+
+    def post(self, s: int, what: str, amount: int, all_in: bool) -> None:
+        tail = self.all_in if all_in else ""
+        if what == "ante":
+            self.line(s, f"posts ante {self.m(amount)}{tail}")
+        elif what in ("sb", "bb"):
+            size = "small" if what == "sb" else "big"
+            self.line(s, f"posts {size} blind {self.m(amount)}{tail}")
+        elif what == "live":
+            self.line(s, f"posts big blind {self.m(amount)} out of position{tail}")
+        elif what == "dead":
+            self.line(s, f"posts small blind {self.m(amount)} out of position{tail}")
+        else:  # both: his live big blind, then his dead small blind
+            dead = self.hand.rules.small_blind
+            self.line(s, f"posts big blind {self.m(amount - dead)} out of position")
+            self.line(s, f"posts small blind {self.m(dead)} out of position{tail}")
+
+    def deal(self) -> None:
+        self.out.append("*** FIRST-BET ***")
+
+    def begin_draw(self, k: int, pot: int) -> None:
+        self.out.append(f"*** {_NTH[k]}-DRAW ***")
+
+    def begin_round(self, k: int) -> None:
+        self.out.append(f"*** {_NTH[k]}-BET ***")
+
+    def discard(self, s: int, cards: tuple[str, ...] | None, count: int) -> None:
+        word = "card" if count == 1 else "cards"
+        if cards is None:
+            self.line(s, f"discard {count} {word}")
+        else:
+            self.line(s, f"discard {count} {word} [{' '.join(cards)}]")
+
+    def pat(self, s: int, held: list[str] | None) -> None:
+        self.line(s, "stands pat" if held is None else f"stands pat [{' '.join(held)}]")
+
+    def uncalled(self, s: int, amount: int) -> None:
+        """Winamax prints no line: the bet comes back in the player's collection."""
+
+    def show(self, s: int, cards: tuple[str, ...]) -> None:
+        self.line(s, f"shows [{self.shown_text(cards)}] ({self.describe(list(cards))})")
+
+    def shown_text(self, cards: Any) -> str:
+        return _high_first(cards)
+
+    def win(self, s: int, amount: int, pot: int, split: bool, desc: str | None) -> None:
+        ret = self.returned
+        if ret is not None and ret[0] == s:  # his uncalled bet, in his first collection
+            amount += ret[1]
+            self.returned = None
+        self.line(s, f"collected {self.m(amount)} from {self.pot_name(pot)}")
+
+    def wins_done(self) -> None:
+        ret = self.returned
+        if ret is not None:  # returned to a player who won no pot
+            self.line(ret[0], f"collected {self.m(ret[1])} from pot")
+
+    def pot_name(self, j: int) -> str:
+        if len(self.pots) == 1:
+            return "pot"
+        return "main pot" if j == 0 else f"side pot {j}"
+
+    def describe(self, cards: list[str]) -> str:
+        return _winamax_words(cards)
+
+    def total(self) -> str:
+        res, m = self.hand.result, self.m
+        # what was collected: the pots less the rake, and the uncalled bet
+        paid = sum(p.amount for p in res.pots) - res.rake + (res.returned[1] if res.returned else 0)
+        return f"Total pot {m(paid)} | " + (f"Rake {m(res.rake)}" if res.rake else "No rake")
+
+    def seat_lines(self, collected: dict[int, int]) -> list[str]:
+        res = self.hand.result
+        ret = res.returned
+        won = dict(collected)
+        if ret is not None:
+            won[ret[0]] = won.get(ret[0], 0) + ret[1]
+        out = []
+        for s in range(self.hand.n_players):
+            shown = [e.cards for e in res.showdown if e.seat == s and e.shown]
+            head = f"Seat {self.numbers[s]}: {self.names[s]}{self.position(s)}"
+            if shown:
+                cards = list(shown[0] or ())
+                desc = self.describe(cards)
+                result = f"won {self.m(won[s])}" if won.get(s) else "lost"
+                out.append(f"{head} showed [{self.shown_text(cards)}] and {result} with {desc}")
+            elif won.get(s):
+                out.append(f"{head} won {self.m(won[s])}")
+        return out
+
+
+_VOICES: dict[str, type[_PokerStars]] = {
+    "pokerstars": _PokerStars,
+    "fulltilt": _FullTilt,
+    "winamax": _Winamax,
+}
+_NTH = ("FIRST", "SECOND", "THIRD", "FOURTH")
+_WINAMAX_RANKS = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+
+
+def _high_first(cards: Any) -> str:
+    """Cards from the highest rank down (ties in the order held), as Full Tilt Poker and
+    Winamax print a shown hand."""
+    return " ".join(sorted(cards, key=lambda c: -_ORDER.index(c[0])))
+
+
+def _winamax_words(cards: list[str]) -> str:
+    """A five-card hand in the words of Winamax's showdown lines (``High card : 8``,
+    ``One pair : 5``...): informational, no reader reads them back."""
+    ranks = sorted((c[0] for c in cards), key=_ORDER.index, reverse=True)
+    counts = Counter(ranks)
+    groups = sorted(counts.items(), key=lambda kv: (-kv[1], -_ORDER.index(kv[0])))
+    flush = len({c[1] for c in cards}) == 1
+    idx = sorted({_ORDER.index(r) for r in ranks})
+    straight = len(idx) == 5 and idx[-1] - idx[0] == 4
+
+    def word(r: str) -> str:
+        return _WINAMAX_RANKS.get(r, r)
+
+    top, second = groups[0], groups[1] if len(groups) > 1 else ("", 0)
+    if straight:
+        return f"{'Straight flush' if flush else 'Straight'} : {word(_ORDER[idx[-1]])} high"
+    if top[1] == 4:
+        return f"Four of a kind : {word(top[0])}"
+    if top[1] == 3 and second[1] == 2:
+        return f"Full house : {word(top[0])} full of {word(second[0])}"
+    if flush:
+        return f"Flush : {word(ranks[0])} high"
+    if top[1] == 3:
+        return f"Trips : {word(top[0])}"
+    if top[1] == 2 and second[1] == 2:
+        return f"Two pairs : {word(top[0])} and {word(second[0])}"
+    if top[1] == 2:
+        return f"One pair : {word(top[0])}"
+    return f"High card : {word(ranks[0])}"
+
+
+def _in_pot(pot: Any, s: int, amount: int) -> bool:
     return any(j == s and x == amount for j, x in pot.shares)
 
 
-def _pot_name(j: int, count: int) -> str:
-    if count == 1:
-        return "pot"
-    if j == 0:
-        return "main pot"
-    return "side pot" if count == 2 else f"side pot-{j}"
+#: what other lines of a Full Tilt Poker or Winamax history start with: no name may
+_LINE_STARTS = ("Dealt to ", "Uncalled bet", "The button is", "Seat ", "Total pot", "Table")
 
 
-def _shown(hand: Hand, viewer: int | None) -> set[int]:
-    """The seats whose own cards the history shows."""
-    if viewer is None:
-        return set(range(hand.n_players))
-    return {viewer}
-
-
-def _names(players: Any, n: int) -> list[str]:
+def _names(players: Any, n: int, sep: str = ": ") -> list[str]:
     if players is None:
         return [f"Player{s + 1}" for s in range(n)]
     try:
@@ -351,10 +875,15 @@ def _names(players: Any, n: int) -> list[str]:
             raise ArgumentError(f"a player's name must be a one-line, trimmed text, got {p!r}")
     if len(set(names)) != n:
         raise ArgumentError(f"the players' names must differ, got {names}")
-    for p in names:
-        for q in names:
-            if p != q and q.startswith(p + ":"):
-                raise ArgumentError(f"the name {q!r} starts with another player's name {p!r}")
+    if sep == ": ":
+        for p in names:
+            for q in names:
+                if p != q and q.startswith(p + ":"):
+                    raise ArgumentError(f"the name {q!r} starts with another player's name {p!r}")
+    else:  # the site puts a space after the name: its other lines must not read as actions
+        for p in names:
+            if p.startswith(_LINE_STARTS):
+                raise ArgumentError(f"the name {p!r} starts like a line of the history")
     return names
 
 
@@ -369,47 +898,4 @@ def _numbers(numbers: Any, n: int) -> list[int]:
         raise ArgumentError(
             f"seat_numbers must be {n} increasing seat numbers from 1, got {numbers!r}"
         )
-    return out
-
-
-def _summary(
-    hand: Hand, names: list[str], numbers: list[int], m: _Money, collected: dict[int, int]
-) -> list[str]:
-    res = hand.result
-    n = hand.n_players
-    sb, bb, btn = hand.small_blind_seat, hand.big_blind_seat, hand.button
-    showed = {e.seat: e for e in res.showdown}
-    folded_at: dict[int, int] = {}
-    draws_done = 0
-    for e in hand.history:
-        if e.kind == ev.BEGIN_DRAW:
-            draws_done = (e.amount or 0) + 1
-        elif e.kind == ev.FOLD and e.seat is not None:
-            folded_at[e.seat] = draws_done
-    out = []
-    for s in range(n):
-        tags = []
-        if s == btn:
-            tags.append("button")
-        if s == sb:
-            tags.append("small blind")
-        elif s == bb:
-            tags.append("big blind")
-        pos = "".join(f" ({t})" for t in tags)
-        won = collected.get(s, 0)
-        if s in folded_at:
-            d = folded_at[s]
-            when = "before the Draw" if d == 0 else f"after the {_ORDINAL[d]} Draw"
-            text = f"folded {when}"
-        elif s in showed and showed[s].shown:
-            cards = showed[s].cards or ()
-            desc = describe(list(cards))
-            text = f"showed [{' '.join(cards)}] and " + (
-                f"won ({m(won)}) with {desc}" if won else f"lost with {desc}"
-            )
-        elif s in showed:
-            text = "mucked"
-        else:
-            text = f"collected ({m(won)})"
-        out.append(f"Seat {numbers[s]}: {names[s]}{pos} {text}")
     return out
