@@ -92,6 +92,35 @@ def test_phh_reads_back_every_hand_whole_and_from_each_seat(hand: Hand, data: An
     same(phh.loads(phh.dumps(hand, viewer=viewer), seed=1), hand)
 
 
+def read_back(
+    hand: Hand, site: str, viewer: int | None, unit: Decimal, tournament: bool = False
+) -> histories.SiteHand | None:
+    """``hand`` written as ``site``'s history and read back with its rules: the record,
+    checked to be the same hand (in the unit its amounts show), or ``None`` for the
+    known gap."""
+    money = "EUR" if site == "winamax" else "USD"
+    text = histories.dumps(
+        hand,
+        site,
+        viewer=viewer,
+        chip_unit=unit,
+        currency=None if unit == 1 else money,
+        tournament_id=31 if tournament else None,
+    )
+    imported = histories.load(text, rules=hand.rules)
+    if imported.refused:  # the known gap only, and only with every card known
+        assert viewer is None and hand.rules.reshuffle == "pokerstars"
+        assert GAP in imported.refused[0].reason
+        return None
+    (site_hand,) = imported.hands
+    assert site_hand.site == site
+    record = site_hand.hand
+    assert [x * site_hand.chip_unit for x in record.stacks] == [x * unit for x in hand.stacks]
+    if site_hand.chip_unit == unit:
+        same(record, hand)
+    return site_hand
+
+
 @SETTINGS
 @given(finished_hands(), st.data())
 def test_pokerstars_histories_read_back_and_their_records_write_out_again(
@@ -99,19 +128,10 @@ def test_pokerstars_histories_read_back_and_their_records_write_out_again(
 ) -> None:
     viewer = data.draw(st.sampled_from([None, *range(hand.n_players)]))
     unit = data.draw(st.sampled_from([Decimal(1), Decimal("0.01"), Decimal("0.05")]))
-    text = histories.dumps(
-        hand, viewer=viewer, chip_unit=unit, currency=None if unit == 1 else "USD"
-    )
-    imported = histories.load(text, rules=hand.rules)
-    if imported.refused:  # the known gap only, and only with every card known
-        assert viewer is None and hand.rules.reshuffle == "pokerstars"
-        assert GAP in imported.refused[0].reason
+    site_hand = read_back(hand, "pokerstars", viewer, unit)
+    if site_hand is None:
         return
-    (site_hand,) = imported.hands
     record = site_hand.hand
-    assert [x * site_hand.chip_unit for x in record.stacks] == [x * unit for x in hand.stacks]
-    if site_hand.chip_unit == unit:
-        same(record, hand)
     # the record, written out again
     same(phh.loads(phh.dumps(record), seed=1), record)
     again = histories.load(histories.dumps(record), rules=hand.rules)
@@ -126,23 +146,4 @@ def test_full_tilt_and_winamax_histories_read_back_under_any_rules(hand: Hand, d
     viewer = data.draw(st.sampled_from([None, *range(hand.n_players)]))
     tournament = data.draw(st.booleans())
     unit = Decimal(1) if tournament else data.draw(st.sampled_from([Decimal(1), Decimal("0.01")]))
-    text = histories.dumps(
-        hand,
-        site,
-        viewer=viewer,
-        chip_unit=unit,
-        currency=None if unit == 1 else ("EUR" if site == "winamax" else "USD"),
-        tournament_id=31 if tournament else None,
-    )
-    imported = histories.load(text, rules=hand.rules)
-    if imported.refused:  # the known gap only, and only with every card known
-        assert viewer is None and hand.rules.reshuffle == "pokerstars"
-        assert GAP in imported.refused[0].reason
-        return
-    (site_hand,) = imported.hands
-    assert site_hand.site == site
-    if site_hand.chip_unit == unit:
-        same(site_hand.hand, hand)
-    else:  # amounts that all share a larger unit: the same hand in that unit
-        k = site_hand.chip_unit / unit
-        assert [x * k for x in site_hand.hand.stacks] == list(hand.stacks)
+    read_back(hand, site, viewer, unit, tournament)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
 from triple_draw.errors import ArgumentError, ArgumentTypeError
 from triple_draw.game import events as ev
@@ -180,9 +180,21 @@ def dumps(
         unit, currency if tournament_id is None else None, after=voice.sign_after, group=voice.group
     )
     w = voice(hand, names, numbers, money, viewer)
-    w.head(str(hand_id), table, date, currency, tournament_id, buy_in, level)
+    w.head(_Head(str(hand_id), table, date, currency, tournament_id, buy_in, level))
     w.walk()
     return "\n".join(w.out) + "\n"
+
+
+class _Head(NamedTuple):
+    """What the header of a history says beyond the hand (``dumps``' arguments)."""
+
+    hand_id: str
+    table: str
+    date: str
+    currency: str | None
+    tournament_id: str | int | None
+    buy_in: str | None
+    level: str | None
 
 
 class _PokerStars:
@@ -215,17 +227,23 @@ class _PokerStars:
 
     # -- the head: header, table, seats ----------------------------------------------------
 
-    def head(
-        self,
-        hand_id: str,
-        table: str,
-        date: str,
-        currency: str | None,
-        tournament_id: str | int | None,
-        buy_in: str | None,
-        level: str | None,
-    ) -> None:
-        m, rules, out = self.m, self.hand.rules, self.out
+    #: after a seat's stack, in its seat line
+    in_chips = " in chips"
+    #: the lines between the seats and the posts
+    before_posts: tuple[str, ...] = ()
+
+    def head(self, h: _Head) -> None:
+        out = self.out
+        out.extend(self.header(h))
+        for s in range(self.hand.n_players):
+            stack = self.m(self.hand.starting_stacks[s])
+            out.append(f"Seat {self.numbers[s]}: {self.names[s]} ({stack}{self.in_chips})")
+        out.extend(self.before_posts)
+
+    def header(self, h: _Head) -> list[str]:
+        """The lines above the seats."""
+        hand_id, table, date, currency, tournament_id, buy_in, level = h
+        m, rules, out = self.m, self.hand.rules, []
         stakes = f"{m(rules.small_bet)}/{m(rules.big_bet)}"
         if tournament_id is not None:
             out.append(
@@ -243,26 +261,35 @@ class _PokerStars:
         out.append(
             f"Table '{table}' {max(6, n)}-max Seat #{self.numbers[self.hand.button]} is the button"
         )
-        for s in range(n):
-            out.append(f"Seat {self.numbers[s]}: {self.names[s]} ({self.stack(s)})")
-
-    def stack(self, s: int) -> str:
-        return f"{self.m(self.hand.starting_stacks[s])} in chips"
+        return out
 
     # -- the posts --------------------------------------------------------------------------
 
+    #: a post's words, ``{}`` the amount: ``ante``, ``sb``, ``bb``; a player coming in:
+    #: ``live`` (his big blind), ``dead`` (a dead small blind), ``both`` (the two at once)
+    posts: ClassVar[dict[str, str]] = {
+        "ante": "posts the ante {}",
+        "sb": "posts small blind {}",
+        "bb": "posts big blind {}",
+        "live": "posts big blind {}",
+        "dead": "posts small blind {}",
+        "both": "posts small & big blinds {}",
+    }
+    #: a player coming in who posts both blinds: one line (``both``), or his two posts
+    #: in this order
+    both: tuple[str, ...] = ("both",)
+
     def post(self, s: int, what: str, amount: int, all_in: bool) -> None:
-        """``what``: ``ante``, ``sb``, ``bb``; a player coming in: ``live`` (his big
-        blind), ``dead`` (a dead small blind) or ``both``."""
-        words = {
-            "ante": "posts the ante",
-            "sb": "posts small blind",
-            "bb": "posts big blind",
-            "live": "posts big blind",
-            "dead": "posts small blind",
-            "both": "posts small & big blinds",
-        }[what]
-        self.line(s, f"{words} {self.m(amount)}{self.all_in if all_in else ''}")
+        self.line(s, self.posts[what].format(self.m(amount)) + (self.all_in if all_in else ""))
+
+    def post_both(self, s: int, live: int, dead: int, all_in: bool) -> None:
+        """A player coming in posts his live big blind and his dead small blind."""
+        if self.both == ("both",):
+            self.post(s, "both", live + dead, all_in)
+            return
+        for j, what in enumerate(self.both):
+            last = j == len(self.both) - 1
+            self.post(s, what, live if what == "live" else dead, all_in and last)
 
     def deal(self) -> None:
         self.out.append("*** DEALING HANDS ***")
@@ -449,7 +476,7 @@ class _PokerStars:
             live, dead = extra[s]
             all_in = stacks[s] == 0
             if live and dead:
-                self.post(s, "both", live + dead, all_in)
+                self.post_both(s, live, dead, all_in)
             elif live:
                 self.post(s, "live", live, all_in)
             else:
@@ -560,16 +587,18 @@ class _FullTilt(_PokerStars):
     date = "12:00:00 ET - 2026/01/01"
     buy_in = "$10 Sit & Go"
 
-    def head(
-        self,
-        hand_id: str,
-        table: str,
-        date: str,
-        currency: str | None,
-        tournament_id: str | int | None,
-        buy_in: str | None,
-        level: str | None,
-    ) -> None:
+    in_chips = ""
+    posts: ClassVar[dict[str, str]] = {
+        "ante": "antes {}",
+        "sb": "posts the small blind of {}",
+        "bb": "posts the big blind of {}",
+        "live": "posts {}",
+        "dead": "posts a dead small blind of {}",
+    }
+    both = ("dead", "live")
+
+    def header(self, h: _Head) -> list[str]:
+        hand_id, table, date, _currency, tournament_id, buy_in, level = h
         m, rules, hand = self.m, self.hand.rules, self.hand
         stakes = f"{m(rules.small_bet)}/{m(rules.big_bet)}"
         if rules.ante:
@@ -581,30 +610,9 @@ class _FullTilt(_PokerStars):
         else:
             size = "heads up" if hand.n_players == 2 else f"{max(6, hand.n_players)} max"
             where = f"Table {table} ({size})"
-        self.out.append(
+        return [
             f"Full Tilt Poker Game #{hand_id}: {where} - {stakes} - Limit 2-7 Triple Draw - {date}"
-        )
-        for s in range(hand.n_players):
-            self.out.append(f"Seat {self.numbers[s]}: {self.names[s]} ({self.stack(s)})")
-
-    def stack(self, s: int) -> str:
-        return self.m(self.hand.starting_stacks[s])
-
-    def post(self, s: int, what: str, amount: int, all_in: bool) -> None:
-        tail = self.all_in if all_in else ""
-        if what == "ante":
-            self.line(s, f"antes {self.m(amount)}{tail}")
-        elif what in ("sb", "bb"):
-            size = "small" if what == "sb" else "big"
-            self.line(s, f"posts the {size} blind of {self.m(amount)}{tail}")
-        elif what == "live":
-            self.line(s, f"posts {self.m(amount)}{tail}")
-        elif what == "dead":
-            self.line(s, f"posts a dead small blind of {self.m(amount)}{tail}")
-        else:  # both: his dead small blind, then his live big blind
-            dead = self.hand.rules.small_blind
-            self.line(s, f"posts a dead small blind of {self.m(dead)}")
-            self.line(s, f"posts {self.m(amount - dead)}{tail}")
+        ]
 
     def deal(self) -> None:
         self.out.append(f"The button is in seat #{self.numbers[self.hand.button]}")
@@ -677,16 +685,19 @@ class _Winamax(_PokerStars):
     hand_id_words = "digits, with dashes between them"
     buy_in = "0.90€ + 0.10€"
 
-    def head(
-        self,
-        hand_id: str,
-        table: str,
-        date: str,
-        currency: str | None,
-        tournament_id: str | int | None,
-        buy_in: str | None,
-        level: str | None,
-    ) -> None:
+    in_chips = ""
+    before_posts = ("*** ANTE/BLINDS ***",)
+    posts: ClassVar[dict[str, str]] = {
+        "ante": "posts ante {}",
+        "sb": "posts small blind {}",
+        "bb": "posts big blind {}",
+        "live": "posts big blind {} out of position",
+        "dead": "posts small blind {} out of position",
+    }
+    both = ("live", "dead")
+
+    def header(self, h: _Head) -> list[str]:
+        hand_id, table, date, currency, tournament_id, buy_in, level = h
         m, rules, hand = self.m, self.hand.rules, self.hand
         stakes = f"{m(rules.small_bet)}/{m(rules.big_bet)}"
         if rules.ante:
@@ -702,36 +713,12 @@ class _Winamax(_PokerStars):
         else:
             kind = "CashGame"
         game = "2-7 Triple Draw" if real else "Lowball27"
-        self.out.append(
-            f"Winamax Poker - {kind} - HandId: #{hand_id} - {game} fixed limit ({stakes}) - {date}"
-        )
         money = "real money" if real else "play money"
-        self.out.append(
+        return [
+            f"Winamax Poker - {kind} - HandId: #{hand_id} - {game} fixed limit ({stakes}) - {date}",
             f"Table: '{table}' {max(6, hand.n_players)}-max ({money}) "
-            f"Seat #{self.numbers[hand.button]} is the button"
-        )
-        for s in range(hand.n_players):
-            self.out.append(f"Seat {self.numbers[s]}: {self.names[s]} ({self.stack(s)})")
-        self.out.append("*** ANTE/BLINDS ***")
-
-    def stack(self, s: int) -> str:
-        return self.m(self.hand.starting_stacks[s])
-
-    def post(self, s: int, what: str, amount: int, all_in: bool) -> None:
-        tail = self.all_in if all_in else ""
-        if what == "ante":
-            self.line(s, f"posts ante {self.m(amount)}{tail}")
-        elif what in ("sb", "bb"):
-            size = "small" if what == "sb" else "big"
-            self.line(s, f"posts {size} blind {self.m(amount)}{tail}")
-        elif what == "live":
-            self.line(s, f"posts big blind {self.m(amount)} out of position{tail}")
-        elif what == "dead":
-            self.line(s, f"posts small blind {self.m(amount)} out of position{tail}")
-        else:  # both: his live big blind, then his dead small blind
-            dead = self.hand.rules.small_blind
-            self.line(s, f"posts big blind {self.m(amount - dead)} out of position")
-            self.line(s, f"posts small blind {self.m(dead)} out of position{tail}")
+            f"Seat #{self.numbers[hand.button]} is the button",
+        ]
 
     def deal(self) -> None:
         self.out.append("*** FIRST-BET ***")
