@@ -11,8 +11,9 @@ the package writes and reads back the same.
 
 Read back means the same forced bets, actions and discards, the same result and the same
 stacks (the burn cards and the moments of the reshuffles are the deck's own doings, which
-no record shows). The known gap of full-information "pokerstars" records
-(tests/test_histories_roundtrip.py, ``FULL_INFORMATION_GAPS``) is the one refusal allowed.
+no record shows). The known gap of "pokerstars" records (docs/histories.md: the moment a
+new stub was gathered early, which no card of the record shows) is the one refusal
+allowed, with every card known.
 Runs like these found two bugs, each with its own test now: a heads-up record whose
 button was all-in from his ante was refused, and so was a full-information record under
 the "pokerstars" reshuffle when a player was given a card thrown earlier in the same draw.
@@ -36,7 +37,7 @@ from triple_draw.game.rules import DRAW_PROCEDURES, RESHUFFLES, SHORT_ALL_IN
 #: what a record shows of a hand: the deck's burns and reshuffles are left out
 SHOWN = ("post_ante", "post_small_blind", "post_big_blind", "fold", "check", "call", "bet")
 SHOWN += ("raise", "discard", "return", "rake", "win")
-#: the refusal of the known gap (full-information "pokerstars" records)
+#: the refusal of the known gap ("pokerstars" records with every card known)
 GAP = "out of play and the stub still holds"
 
 SETTINGS = settings(

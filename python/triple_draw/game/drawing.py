@@ -196,6 +196,7 @@ class Deal:
         "reshuffled",
         "serving",
         "table",
+        "was_out",
     )
 
     def __init__(self, deck: Any, held: list[int] | None, out: list[int]) -> None:
@@ -216,6 +217,9 @@ class Deal:
         self.absorbed = 1 << 30
         #: the index in seq of the draw being served
         self.serving = 0
+        #: a record: known cards out of play whose places were forgotten (they come back
+        #: only in a reshuffle, which empties this)
+        self.was_out: set[int] = set()
 
     @property
     def stub(self) -> list[int]:
@@ -296,6 +300,7 @@ def plan(
         p.serving = q
         # the cards he may not be dealt while others remain (pokerstars: all he threw)
         mine = _NOBODY
+        earlier: tuple[int, ...] = ()
         if pokerstars:
             earlier = discards_of(st, j)
             mine = frozenset((*earlier, *t))
@@ -310,6 +315,7 @@ def plan(
                     # what is left of the stub may be his own earlier discards at some
                     # card of his deal, and the cards out of play then gathered into it:
                     # which depends on cards nobody saw, so their places are forgotten
+                    p.was_out.update(c for c in p.out if c != UNKNOWN)
                     forget(p.out)
                     forget(p.stub)
             if k > p.stub_len() + len(p.held):
@@ -359,6 +365,12 @@ def plan(
                 p.stub.remove(cid)
             elif cid in p.held:
                 p.held.remove(cid)
+            elif cid in p.was_out and p.stub_len() + len(p.held) <= len(earlier):
+                # pokerstars, a record: a card that was out of play comes back only in a
+                # new stub - what was left of the stub was his own earlier discards, and
+                # the cards out of play were gathered into it (where, nobody saw)
+                _gather(p, j)
+                p.stub.remove(cid if cid in p.stub else UNKNOWN)
             elif p.record and UNKNOWN in p.stub and _loose(st, p, seq, q, cid, actor, keep):
                 # a card nobody is known to hold: one of the stub's unknown cards
                 p.stub.remove(UNKNOWN)
@@ -415,6 +427,7 @@ def _reshuffle_empty(p: Deal, j: int | None) -> None:
     ("pokerkit": with every discard of this draw still on the table, his own included)."""
     pool = p.out
     p.out = []
+    p.was_out.clear()
     if p.table:
         pool += p.table
         p.table = []
@@ -430,6 +443,7 @@ def _gather(p: Deal, j: int) -> None:
     shuffled into a new stub."""
     pool = p.out
     p.out = []
+    p.was_out.clear()
     p.reshuffle(pool)
     p.log.append(reshuffle_entry(j, p.stub_len() + len(p.held)))
 
