@@ -224,6 +224,10 @@ class _PokerStars:
         self.out: list[str] = []
         self.pots = hand.result.pots
         self.returned = hand.result.returned
+        self.log = hand.history
+        #: the draws done when each player who folded folded (filled by :meth:`walk`)
+        self.folded_at: dict[int, int] = {}
+        self.seats = (hand.button, hand.small_blind_seat, hand.big_blind_seat)
 
     # -- the head: header, table, seats ----------------------------------------------------
 
@@ -348,7 +352,8 @@ class _PokerStars:
     def muck(self, s: int) -> None:
         self.line(s, "mucks hand")
 
-    def win(self, s: int, amount: int, pot: int, split: bool, desc: str | None) -> None:
+    def win(self, s: int, amount: int, pot: int) -> None:
+        """Seat ``s`` collects ``amount`` from pot number ``pot``."""
         self.out.append(f"{self.names[s]} collected {self.m(amount)} from {self.pot_name(pot)}")
 
     def pot_name(self, j: int) -> str:
@@ -390,13 +395,7 @@ class _PokerStars:
         hand, names, m = self.hand, self.names, self.m
         res = hand.result
         showed = {e.seat: e for e in res.showdown}
-        folded_at: dict[int, int] = {}
-        draws_done = 0
-        for e in hand.history:
-            if e.kind == ev.BEGIN_DRAW:
-                draws_done = (e.amount or 0) + 1
-            elif e.kind == ev.FOLD and e.seat is not None:
-                folded_at[e.seat] = draws_done
+        folded_at = self.folded_at
         out = []
         for s in range(hand.n_players):
             won = collected.get(s, 0)
@@ -422,22 +421,20 @@ class _PokerStars:
         return ""
 
     def position(self, s: int) -> str:
-        hand = self.hand
-        tags = []
-        if s == hand.button:
-            tags.append("button")
-        if s == hand.small_blind_seat:
-            tags.append("small blind")
-        elif s == hand.big_blind_seat:
-            tags.append("big blind")
-        return "".join(f" ({t})" for t in tags)
+        button, small_blind, big_blind = self.seats
+        tags = " (button)" if s == button else ""
+        if s == small_blind:
+            tags += " (small blind)"
+        elif s == big_blind:
+            tags += " (big blind)"
+        return tags
 
     # -- the walk over the hand's events ----------------------------------------------------
 
     def walk(self) -> None:
         hand, out, names = self.hand, self.out, self.names
         n = hand.n_players
-        log = hand.history
+        log = self.log
         shown = self.shown
         # the posts, up to the deal
         i = 0
@@ -500,6 +497,7 @@ class _PokerStars:
         thrown_by: dict[int, tuple[str, ...]] = {}
         collected: dict[int, int] = {}
         showdown = False
+        draws_done = 0
         pots = self.pots
         win_pot = 0
         for e in log[i:]:
@@ -510,10 +508,12 @@ class _PokerStars:
                     level = 0
                     self.begin_round(e.amount)
                 elif k == ev.BEGIN_DRAW:
+                    draws_done = (e.amount or 0) + 1
                     self.begin_draw(e.amount or 0, pot)
                 continue
             s = e.seat
             if k == ev.FOLD:
+                self.folded_at[s] = draws_done
                 self.line(s, "folds")
             elif k == ev.CHECK:
                 self.line(s, "checks")
@@ -568,10 +568,7 @@ class _PokerStars:
                 assert e.amount is not None
                 while win_pot < len(pots) - 1 and not _in_pot(pots[win_pot], s, e.amount):
                     win_pot += 1
-                shown_cards = [x.cards for x in hand.result.showdown if x.seat == s and x.shown]
-                desc = self.describe(list(shown_cards[0])) if shown_cards else None
-                split = len(pots[win_pot].winners) > 1
-                self.win(s, e.amount, win_pot, split, desc)
+                self.win(s, e.amount, win_pot)
                 collected[s] = collected.get(s, 0) + e.amount
         self.wins_done()
         self.summary(collected)
@@ -651,9 +648,10 @@ class _FullTilt(_PokerStars):
     def muck(self, s: int) -> None:
         self.line(s, "mucks")
 
-    def win(self, s: int, amount: int, pot: int, split: bool, desc: str | None) -> None:
-        verb = "ties for" if split else "wins"
-        with_ = f" with {desc}" if desc else ""
+    def win(self, s: int, amount: int, pot: int) -> None:
+        verb = "ties for" if len(self.pots[pot].winners) > 1 else "wins"
+        shown = [e.cards for e in self.hand.result.showdown if e.seat == s and e.shown]
+        with_ = f" with {self.describe(list(shown[0] or ()))}" if shown else ""
         self.line(s, f"{verb} the {self.pot_name(pot)} ({self.m(amount)}){with_}")
 
     def pot_name(self, j: int) -> str:
@@ -748,7 +746,7 @@ class _Winamax(_PokerStars):
     def shown_text(self, cards: Any) -> str:
         return _high_first(cards)
 
-    def win(self, s: int, amount: int, pot: int, split: bool, desc: str | None) -> None:
+    def win(self, s: int, amount: int, pot: int) -> None:
         ret = self.returned
         if ret is not None and ret[0] == s:  # his uncalled bet, in his first collection
             amount += ret[1]
