@@ -116,6 +116,7 @@ def dumps(
     tournament_id: str | int | None = None,
     buy_in: str | None = None,
     level: str | None = None,
+    max_seats: int | None = None,
 ) -> str:
     """The hand history of the finished ``hand`` as ``site`` prints it: ``"pokerstars"``
     (the default), ``"fulltilt"`` (Full Tilt Poker) or ``"winamax"``.
@@ -132,6 +133,8 @@ def dumps(
       ``None``. ``tournament_id`` (with ``buy_in`` and ``level``, default PokerStars'
       ``"I"``, none at Full Tilt Poker) writes a tournament's header, its amounts in
       chips.
+    - ``max_seats``: the table's size (default 6, or the number of players if more);
+      2 prints a heads-up table.
     - ``hand_id`` (digits; Winamax's may hold dashes), ``table``, ``date``: the header's,
       ``date`` as the site prints it (default: PokerStars ``2026/01/01 12:00:00 ET``,
       Full Tilt ``12:00:00 ET - 2026/01/01``, Winamax ``2026/01/01 12:00:00 UTC``).
@@ -174,13 +177,23 @@ def dumps(
             raise ArgumentError(f"{what} must be a one-line text, got {text!r}")
     if not voice.hand_ids.fullmatch(str(hand_id)):
         raise ArgumentError(f"hand_id must be {voice.hand_id_words}, got {hand_id!r}")
+    if max_seats is None:
+        max_seats = max(6, n)
+    elif type(max_seats) is not int or not n <= max_seats <= 10:
+        raise ArgumentError(
+            f"max_seats must be an int from {n} (the players) to 10, got {max_seats!r}"
+        )
     if tournament_id is not None and not str(tournament_id).isdigit():
         raise ArgumentError(f"tournament_id must be digits, got {tournament_id!r}")
+    real = currency is not None and tournament_id is None
     money = _Money(
-        unit, currency if tournament_id is None else None, after=voice.sign_after, group=voice.group
+        unit,
+        currency if real else None,
+        after=voice.sign_after,
+        group=voice.group_money if real else voice.group_chips,
     )
     w = voice(hand, names, numbers, money, viewer)
-    w.head(_Head(str(hand_id), table, date, currency, tournament_id, buy_in, level))
+    w.head(_Head(str(hand_id), table, date, currency, tournament_id, buy_in, level, max_seats))
     w.walk()
     return "\n".join(w.out) + "\n"
 
@@ -195,6 +208,7 @@ class _Head(NamedTuple):
     tournament_id: str | int | None
     buy_in: str | None
     level: str | None
+    max_seats: int
 
 
 class _PokerStars:
@@ -207,7 +221,9 @@ class _PokerStars:
     all_in = " and is all-in"
     currencies = frozenset(_SIGNS)
     sign_after = False
-    group = False
+    #: thousands grouped in money (``$1,004.50``), in chips (``1,520``)
+    group_money = True
+    group_chips = False
     date = "2026/01/01 12:00:00 ET"
     hand_ids = re.compile(r"\d+")
     hand_id_words = "digits"
@@ -227,7 +243,12 @@ class _PokerStars:
         self.log = hand.history
         #: the draws done when each player who folded folded (filled by :meth:`walk`)
         self.folded_at: dict[int, int] = {}
-        self.seats = (hand.button, hand.small_blind_seat, hand.big_blind_seat)
+        sb = hand.small_blind_seat
+        if not any(e.kind == ev.POST_SMALL_BLIND and e.seat == sb for e in self.log):
+            sb = None  # (a button all-in from his ante, heads-up, posts none)
+        self.seats = (hand.button, sb, hand.big_blind_seat)
+        #: PokerStars' collections, by pot
+        self.collections: list[tuple[int, str]] = []
 
     # -- the head: header, table, seats ----------------------------------------------------
 
@@ -246,7 +267,7 @@ class _PokerStars:
 
     def header(self, h: _Head) -> list[str]:
         """The lines above the seats."""
-        hand_id, table, date, currency, tournament_id, buy_in, level = h
+        hand_id, table, date, currency, tournament_id, buy_in, level, seats = h
         m, rules, out = self.m, self.hand.rules, []
         stakes = f"{m(rules.small_bet)}/{m(rules.big_bet)}"
         if tournament_id is not None:
@@ -261,9 +282,10 @@ class _PokerStars:
                 f"PokerStars Hand #{hand_id}:  Triple Draw 2-7 Lowball Limit ({stakes}{cur}) "
                 f"- {date}"
             )
-        n = self.hand.n_players
+        play = " (Play Money)" if currency is None and tournament_id is None else ""
         out.append(
-            f"Table '{table}' {max(6, n)}-max Seat #{self.numbers[self.hand.button]} is the button"
+            f"Table '{table}' {seats}-max{play} "
+            f"Seat #{self.numbers[self.hand.button]} is the button"
         )
         return out
 
@@ -353,8 +375,10 @@ class _PokerStars:
         self.line(s, "mucks hand")
 
     def win(self, s: int, amount: int, pot: int) -> None:
-        """Seat ``s`` collects ``amount`` from pot number ``pot``."""
-        self.out.append(f"{self.names[s]} collected {self.m(amount)} from {self.pot_name(pot)}")
+        """Seat ``s`` collects ``amount`` from pot number ``pot``: PokerStars prints the
+        side pots' collections first, the last side pot first (:meth:`wins_done`)."""
+        line = f"{self.names[s]} collected {self.m(amount)} from {self.pot_name(pot)}"
+        self.collections.append((pot, line))
 
     def pot_name(self, j: int) -> str:
         count = len(self.pots)
@@ -366,6 +390,8 @@ class _PokerStars:
 
     def wins_done(self) -> None:
         """After the last collection."""
+        self.collections.sort(key=lambda c: -c[0])
+        self.out.extend(line for _pot, line in self.collections)
 
     def describe(self, cards: list[str]) -> str:
         return describe(cards)
@@ -411,14 +437,18 @@ class _PokerStars:
                 )
             elif s in showed:
                 text = "mucked"
+                held = hand.hole_text(s)
+                if s in self.shown and "??" not in held:  # his own mucked hand
+                    text += f" [{' '.join(held)}]"
             else:
                 text = f"collected ({m(won)})"
             out.append(f"Seat {self.numbers[s]}: {names[s]}{self.position(s)} {text}")
         return out
 
     def folded_tail(self, s: int) -> str:
-        """After "folded before the Draw": PokerStars' writer adds nothing."""
-        return ""
+        """After "folded before the Draw": a player who folded without putting a chip
+        in "didn't bet"."""
+        return " (didn't bet)" if self.hand.result.net[s] == 0 else ""
 
     def position(self, s: int) -> str:
         button, small_blind, big_blind = self.seats
@@ -580,7 +610,7 @@ class _FullTilt(_PokerStars):
     name = "Full Tilt Poker"
     sep = " "
     all_in = ", and is all in"
-    group = True
+    group_chips = True
     date = "12:00:00 ET - 2026/01/01"
     buy_in = "$10 Sit & Go"
 
@@ -595,8 +625,8 @@ class _FullTilt(_PokerStars):
     both = ("dead", "live")
 
     def header(self, h: _Head) -> list[str]:
-        hand_id, table, date, _currency, tournament_id, buy_in, level = h
-        m, rules, hand = self.m, self.hand.rules, self.hand
+        hand_id, table, date, _currency, tournament_id, buy_in, level, seats = h
+        m, rules = self.m, self.hand.rules
         stakes = f"{m(rules.small_bet)}/{m(rules.big_bet)}"
         if rules.ante:
             stakes += f" Ante {m(rules.ante)}"
@@ -605,7 +635,7 @@ class _FullTilt(_PokerStars):
             if level is not None:
                 where += f" - Level {level}"
         else:
-            size = "heads up" if hand.n_players == 2 else f"{max(6, hand.n_players)} max"
+            size = "heads up" if seats == 2 else f"{seats} max"
             where = f"Table {table} ({size})"
         return [
             f"Full Tilt Poker Game #{hand_id}: {where} - {stakes} - Limit 2-7 Triple Draw - {date}"
@@ -635,10 +665,6 @@ class _FullTilt(_PokerStars):
 
     def shown_text(self, cards: Any) -> str:
         return _high_first(cards)
-
-    def folded_tail(self, s: int) -> str:
-        # a player who folded without putting a chip in
-        return " (didn't bet)" if self.hand.result.net[s] == 0 else ""
 
     def position(self, s: int) -> str:
         if self.hand.n_players == 2 and s == self.hand.button:  # heads-up: the small blind
@@ -678,6 +704,7 @@ class _Winamax(_PokerStars):
     sep = " "
     currencies = frozenset({"EUR"})
     sign_after = True
+    group_money = False
     date = "2026/01/01 12:00:00 UTC"
     hand_ids = re.compile(r"\d+(?:-\d+)*")
     hand_id_words = "digits, with dashes between them"
@@ -695,7 +722,7 @@ class _Winamax(_PokerStars):
     both = ("live", "dead")
 
     def header(self, h: _Head) -> list[str]:
-        hand_id, table, date, currency, tournament_id, buy_in, level = h
+        hand_id, table, date, currency, tournament_id, buy_in, level, seats = h
         m, rules, hand = self.m, self.hand.rules, self.hand
         stakes = f"{m(rules.small_bet)}/{m(rules.big_bet)}"
         if rules.ante:
@@ -714,7 +741,7 @@ class _Winamax(_PokerStars):
         money = "real money" if real else "play money"
         return [
             f"Winamax Poker - {kind} - HandId: #{hand_id} - {game} fixed limit ({stakes}) - {date}",
-            f"Table: '{table}' {max(6, hand.n_players)}-max ({money}) "
+            f"Table: '{table}' {seats}-max ({money}) "
             f"Seat #{self.numbers[hand.button]} is the button",
         ]
 
