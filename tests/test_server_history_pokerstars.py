@@ -134,6 +134,7 @@ def check_download(
         names = [p[2] for p in t["players"]]
         # the header: the server's hand number, table, start time; the seats and names
         assert sh.table == "Table t1" and sh.currency == "play"
+        assert sh.max_seats == RULES.max_players  # the table's size, "6-max"
         assert sh.date == engine.pokerstars_date(t["started"])
         assert sh.players == tuple(engine.pokerstars_names(names))
         assert sh.seat_numbers == tuple(p[1] + 1 for p in t["players"])

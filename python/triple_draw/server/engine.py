@@ -193,7 +193,8 @@ def pokerstars_text(
 ) -> str:
     """The PokerStars hand history of a hand as ``viewer`` (a hand seat) may know it:
     ``names`` and ``table_seats`` (``0..``) by hand seat, printed as seats ``1..``;
-    ``started`` as :func:`pokerstars_date`. Amounts are chips, as in a play-money game."""
+    ``started`` as :func:`pokerstars_date`. Amounts are chips, as in a play-money game;
+    the table's size is its rules' ``max_players``."""
     return histories.dumps(
         hand,
         viewer=viewer,
@@ -202,4 +203,5 @@ def pokerstars_text(
         table=table,
         date=pokerstars_date(started),
         seat_numbers=[ts + 1 for ts in table_seats] if table_seats else None,
+        max_seats=max(hand.rules.max_players, hand.n_players),
     )
