@@ -111,6 +111,8 @@ def main() -> None:
     d = fresh("histories")
     for path in sorted(HISTORIES.rglob("*.txt")):
         (d / f"{path.parent.name}_{path.name}").write_bytes(path.read_bytes())
+    for name, text in written_histories().items():
+        (d / f"written_{name}.txt").write_bytes(text.encode())
     d = fresh("table")
     for i, doc in enumerate(table_documents()):
         (d / f"table_{i:02d}.json").write_text(json.dumps(doc, separators=(",", ":")))
@@ -126,6 +128,29 @@ def main() -> None:
     d = fresh("tournament")
     for i, doc in enumerate(tournament_documents()):
         (d / f"tournament_{i:02d}.json").write_text(json.dumps(doc, separators=(",", ":")))
+
+
+def written_histories() -> dict[str, str]:
+    """Each site's history, as ``histories.dumps`` writes it, of short-stacked hands (side
+    pots, all-ins, uncalled bets) in money, in a tournament and with every card known."""
+    from triple_draw import histories
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
+    from conftest import play_randomly
+
+    out = {}
+    for i, site in enumerate(("pokerstars", "fulltilt", "winamax") * 2):
+        rng = random.Random(i)
+        hand = Hand(Rules(ante=i % 2), [3, 9, 40, 200][: 2 + i % 3], 0, i)
+        play_randomly(hand, rng, fold_chance=0.1)
+        money = {"winamax": "EUR"}.get(site, "USD")
+        kwargs = [
+            {"viewer": 0, "chip_unit": "0.05", "currency": money},
+            {"viewer": 1, "tournament_id": 77},
+            {"viewer": None},
+        ][i % 3]
+        out[f"{site}_{i}"] = histories.dumps(hand, site, **kwargs)  # type: ignore[arg-type]
+    return out
 
 
 def tournament_documents() -> list[dict]:
