@@ -345,15 +345,17 @@ class _PokerStars:
     def begin_round(self, k: int) -> None:
         """Betting round ``k`` (1..3) after a draw: PokerStars prints no line."""
 
+    #: the words of a draw: ``discards 2 cards [...]``, ``stands pat on [...]``
+    discards = "discards"
+    stands_pat_on = "stands pat on"
+
     def discard(self, s: int, cards: tuple[str, ...] | None, count: int) -> None:
         word = "card" if count == 1 else "cards"
-        if cards is None:
-            self.line(s, f"discards {count} {word}")
-        else:
-            self.line(s, f"discards {count} {word} [{' '.join(cards)}]")
+        shown = "" if cards is None else f" [{' '.join(cards)}]"
+        self.line(s, f"{self.discards} {count} {word}{shown}")
 
     def pat(self, s: int, held: list[str] | None) -> None:
-        self.line(s, "stands pat" if held is None else f"stands pat on [{' '.join(held)}]")
+        self.line(s, "stands pat" if held is None else f"{self.stands_pat_on} [{' '.join(held)}]")
 
     def new_cards(self, s: int, kept: list[str], new: tuple[str, ...] | None, count: int) -> None:
         """Seat ``s`` is dealt his ``count`` replacements: ``new`` when the history shows
@@ -380,13 +382,16 @@ class _PokerStars:
         line = f"{self.names[s]} collected {self.m(amount)} from {self.pot_name(pot)}"
         self.collections.append((pot, line))
 
+    #: the name of side pot ``j`` of several (``{}``: ``j``)
+    side_pot = "side pot-{}"
+
     def pot_name(self, j: int) -> str:
         count = len(self.pots)
         if count == 1:
             return "pot"
         if j == 0:
             return "main pot"
-        return "side pot" if count == 2 else f"side pot-{j}"
+        return "side pot" if count == 2 else self.side_pot.format(j)
 
     def wins_done(self) -> None:
         """After the last collection."""
@@ -680,13 +685,7 @@ class _FullTilt(_PokerStars):
         with_ = f" with {self.describe(list(shown[0] or ()))}" if shown else ""
         self.line(s, f"{verb} the {self.pot_name(pot)} ({self.m(amount)}){with_}")
 
-    def pot_name(self, j: int) -> str:
-        count = len(self.pots)
-        if count == 1:
-            return "pot"
-        if j == 0:
-            return "main pot"
-        return "side pot" if count == 2 else f"side pot #{j}"
+    side_pot = "side pot #{}"
 
     def describe(self, cards: list[str]) -> str:
         return describe(cards)[len("Lo: ") :]
@@ -720,6 +719,8 @@ class _Winamax(_PokerStars):
         "dead": "posts small blind {} out of position",
     }
     both = ("live", "dead")
+    discards = "discard"
+    stands_pat_on = "stands pat"
 
     def header(self, h: _Head) -> list[str]:
         hand_id, table, date, currency, tournament_id, buy_in, level, seats = h
@@ -753,16 +754,6 @@ class _Winamax(_PokerStars):
 
     def begin_round(self, k: int) -> None:
         self.out.append(f"*** {_NTH[k]}-BET ***")
-
-    def discard(self, s: int, cards: tuple[str, ...] | None, count: int) -> None:
-        word = "card" if count == 1 else "cards"
-        if cards is None:
-            self.line(s, f"discard {count} {word}")
-        else:
-            self.line(s, f"discard {count} {word} [{' '.join(cards)}]")
-
-    def pat(self, s: int, held: list[str] | None) -> None:
-        self.line(s, "stands pat" if held is None else f"stands pat [{' '.join(held)}]")
 
     def uncalled(self, s: int, amount: int) -> None:
         """Winamax prints no line: the bet comes back in the player's collection."""
