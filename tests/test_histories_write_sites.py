@@ -304,3 +304,24 @@ def test_pokerstars_records_write_back_line_for_line_but_for_card_order(name: st
         back = written_back(h).splitlines()
         original = [x for x in lines if not _PS_NOISE.search(x)]
         assert [_same_cards(x) for x in back] == [_same_cards(x) for x in original]
+
+
+@pytest.mark.parametrize("site", ["pokerstars", "fulltilt", "winamax"])
+def test_high_stakes_with_thousands_grouped_read_back(site: str) -> None:
+    """Amounts of thousands (``$20,000/$40,000``): PokerStars' reader took the comma of
+    the header's small bet for the comma of a mixed game's ``8-Game (..., $0.10/$0.20)``
+    and read a small bet of "000" ("the stakes are impossible"). Found by writing
+    records again and again, each in a unit of the last one's chips."""
+    rng = random.Random(5)
+    currency = "EUR" if site == "winamax" else "USD"
+    for seed in range(40):
+        hand = play_randomly(Hand(Rules(), [3, 30, 200, 200][: 2 + seed % 3], 0, seed), rng)
+        for unit in (1000, 10000, "12.5"):
+            text = histories.dumps(hand, site, chip_unit=unit, currency=currency)
+            if site != "winamax":
+                assert ",000/" in text.splitlines()[0] or unit == "12.5"
+            imported = histories.load(text, rules=hand.rules)
+            assert not imported.refused, imported.refused[0].reason
+            got = imported.hands[0]
+            scale = Decimal(str(unit)) / got.chip_unit
+            assert [x / scale for x in got.hand.stacks] == list(hand.stacks)

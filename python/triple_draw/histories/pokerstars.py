@@ -51,7 +51,7 @@ _HEAD = re.compile(
 )
 _GAME = re.compile(r"Triple Draw 2-7 Lowball (Pot Limit|No Limit|Limit)\b")
 _TOURNEY = re.compile(r"^Tournament #(\d+),\s*(.*?)\s*(?=Triple Draw|\d+-Game|HORSE|Mixed|$)")
-_STAKES = re.compile(r"\((?:[^()]*?,\s*)?(" + AMOUNT + r")/(" + AMOUNT + r")(?:\s+([A-Z]{3}))?\)")
+_STAKES = re.compile(r"\((?:[^()]*?,\s+)?(" + AMOUNT + r")/(" + AMOUNT + r")(?:\s+([A-Z]{3}))?\)")
 _LEVEL = re.compile(r"\bLevel ([IVXLCDM]+|\d+)\b")
 _TABLE = re.compile(r"^Table '(.*)' (\d+)-max(?: \(Play Money\))? Seat #(\d+) is the button")
 _SEAT = re.compile(
