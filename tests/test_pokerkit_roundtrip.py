@@ -453,3 +453,31 @@ def test_a_raise_nobody_can_call_is_ours_and_comes_back_uncalled() -> None:
     # p1 calls instead: PokerKit and we give the same stacks
     called = history(3, [100, 3, 4], "p3 cbr 4", "p1 cc", "p2 cc", *showdown)
     assert pokerkit_replay(called) == phh_stacks(phh.loads(called)) == [107, 0, 0]
+
+
+def test_the_lone_big_blind_pokerkit_asks_to_check_is_not_asked_in_ours() -> None:
+    """The button calls all-in, the small blind folds: the big blind is the one player who
+    can still bet. PokerKit asks him to check before the draw; ours ends the round (nothing
+    is left to bet) and passes over the check a PokerKit history holds. Both orders load
+    to the same stacks in both engines. Found by PokerKit hands of short stacks."""
+    draws = ["p2 sd", "p3 sd"] * 3
+    showdown = ["p2 sm -", "p3 sm -"]
+    with_check = history(3, [13, 13, 2], "p3 cc", "p1 f", "p2 cc", *draws, *showdown)
+    without = history(3, [13, 13, 2], "p3 cc", "p1 f", *draws, *showdown)
+    final = pokerkit_replay(with_check)
+    assert pokerkit_replay(without) == final  # PokerKit fills in the missing check
+    for text in (with_check, without):
+        for rules in (Rules(), Rules.pokerkit()):
+            h = phh.loads(text, rules=rules)
+            assert h.is_over and phh_stacks(h) == final
+            assert "check" not in [e.kind for e in h.history]
+    # and from one player's view (a record: the others' cards unknown)
+    view = history(
+        3, [13, 13, 2], "p3 cc", "p1 f", "p2 cc", *draws, cards=["7c5d4h3s2c", "?" * 10, "?" * 10]
+    )
+    h = phh.loads(view)
+    assert h.is_record and h.is_over and sum(h.stacks) == 28
+    # the check is passed over only where a draw begins and nobody else can bet
+    late = history(3, [13, 13, 2], "p3 cc", "p1 f", "p2 sd", "p2 cc", *draws[1:], *showdown)
+    with pytest.raises(HistoryError, match="p2 acts out of turn: p3 is to draw"):
+        phh.loads(late)

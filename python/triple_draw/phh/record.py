@@ -18,7 +18,7 @@ from triple_draw.game.hand import Hand
 from triple_draw.game.rules import Rules
 from triple_draw.phh.actions import Act
 from triple_draw.phh.base import Locator
-from triple_draw.phh.replay import bet, check_finishing, players_named
+from triple_draw.phh.replay import bet, check_finishing, idle_check, players_named
 
 __all__ = ["has_unknown", "replay_record"]
 
@@ -100,6 +100,8 @@ def replay_record(
             raise fail(a, "an action after the showdown began")
         if hand.is_over or hand.phase == "showdown":
             raise fail(a, "the hand is already over" if hand.is_over else "it is the showdown")
+        if a.verb == "cc" and idle_check(hand, seat):
+            continue
         if hand.actor != seat:
             raise fail(a, f"p{a.player + 1} acts out of turn: p{pl[hand.actor] + 1} is to act")
         try:

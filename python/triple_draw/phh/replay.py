@@ -92,6 +92,8 @@ def replay(
                 raise wrong(f"p{k + 1} shows or mucks before the showdown ({_situation(hand, pl)})")
             shows.append(a)
             continue
+        if a.verb == "cc" and idle_check(hand, seat):
+            continue
         if hand.is_over:
             raise wrong("the hand is already over")
         if hand.actor != seat:
@@ -141,6 +143,21 @@ def replay(
         _check_showdown(hand, shows, seat_of, cards, loc)
     check_finishing(hand, seat_of, finishing, loc)
     return hand
+
+
+def idle_check(hand: Hand, seat: int) -> bool:
+    """Whether a check or call by ``seat`` where a draw begins is the check PokerKit asks of a
+    lone player who can still bet (every other player still in is all-in) at the end of
+    the betting round, before anybody draws: ours does not ask him (nothing is left to
+    bet), so the check changes nothing and is passed over."""
+    if not hand.in_draw or hand.history[-1].kind != "begin_draw":
+        return False
+    stacks = hand.stacks
+    return (
+        seat in hand.in_hand
+        and stacks[seat] > 0
+        and all(stacks[x] == 0 for x in hand.in_hand if x != seat)
+    )
 
 
 def bet(hand: Hand, a: Act) -> str | None:
