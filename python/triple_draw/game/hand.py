@@ -601,6 +601,9 @@ class Hand(HandState):
         except (KeyError, TypeError):  # the core's first time, or a core not hashable
             return _hole_cards(self._core, seat, held)
         try:
+            if len(held) == 5:  # (the usual hand: no list built on the way)
+                a, b, c, d, e = held
+                return (table[a], table[b], table[c], table[d], table[e])
             return tuple([table[c] for c in held])
         except IndexError:  # UNKNOWN (52), past the table: a record's unknown card
             raise _unknown_cards(seat, held) from None
