@@ -200,6 +200,11 @@ def test_winamax_folds_the_uncalled_bet_into_the_collection() -> None:
         ({"site": "fulltilt", "players": ["Dealt to me", "b"]}, "starts like a line"),
         ({"site": "winamax", "date": "a\nb"}, "date must be a one-line text"),
         ({"site": "pokerstars", "max_seats": 1}, "max_seats must be an int from 2"),
+        ({"site": "pokerstars", "hand_id": 10**5000}, "hand_id must be a one-line text"),
+        ({"site": "winamax", "hand_id": "\u0661\u0662"}, "hand_id must be digits"),
+        ({"site": "fulltilt", "tournament_id": 3.5}, "tournament_id must be digits"),
+        ({"site": "pokerstars", "level": "I\nII", "tournament_id": 1}, "level must be a one-line"),
+        ({"site": "fulltilt", "buy_in": ["$1"], "tournament_id": 1}, "buy_in must be a one-line"),
         ({"site": "fulltilt", "max_seats": 11}, "max_seats must be an int from 2"),
     ],
 )

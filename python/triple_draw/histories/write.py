@@ -17,7 +17,7 @@ from collections import Counter
 from decimal import Decimal
 from typing import Any, ClassVar, NamedTuple
 
-from triple_draw.errors import ArgumentError, ArgumentTypeError
+from triple_draw.errors import ArgumentError, ArgumentTypeError, shown
 from triple_draw.game import events as ev
 from triple_draw.game.hand import Hand
 from triple_draw.game.rules import real_game_only
@@ -172,19 +172,28 @@ def dumps(
         )
     if date is None:
         date = voice.date
-    for text, what in ((str(hand_id), "hand_id"), (table, "table"), (date, "date")):
-        if not text or "\n" in text or "\r" in text:
-            raise ArgumentError(f"{what} must be a one-line text, got {text!r}")
-    if not voice.hand_ids.fullmatch(str(hand_id)):
-        raise ArgumentError(f"hand_id must be {voice.hand_id_words}, got {hand_id!r}")
+    number: object = hand_id
+    if type(hand_id) is int and 0 <= hand_id < 10**30:
+        number = str(hand_id)
+    texts = [(number, "hand_id"), (table, "table"), (date, "date")]
+    texts += [(x, what) for x, what in ((buy_in, "buy_in"), (level, "level")) if x is not None]
+    for text, what in texts:
+        if type(text) is not str or not text or "\n" in text or "\r" in text:
+            raise ArgumentError(f"{what} must be a one-line text, got {shown(text)}")
+    assert isinstance(number, str)
+    if not voice.hand_ids.fullmatch(number):
+        raise ArgumentError(f"hand_id must be {voice.hand_id_words}, got {shown(hand_id)}")
     if max_seats is None:
         max_seats = max(6, n)
     elif type(max_seats) is not int or not n <= max_seats <= 10:
         raise ArgumentError(
             f"max_seats must be an int from {n} (the players) to 10, got {max_seats!r}"
         )
-    if tournament_id is not None and not str(tournament_id).isdigit():
-        raise ArgumentError(f"tournament_id must be digits, got {tournament_id!r}")
+    if tournament_id is not None and not (
+        (type(tournament_id) is int and 0 <= tournament_id < 10**30)
+        or (type(tournament_id) is str and _DIGITS.fullmatch(tournament_id))
+    ):
+        raise ArgumentError(f"tournament_id must be digits, got {shown(tournament_id)}")
     real = currency is not None and tournament_id is None
     money = _Money(
         unit,
@@ -193,9 +202,12 @@ def dumps(
         group=voice.group_money if real else voice.group_chips,
     )
     w = voice(hand, names, numbers, money, viewer)
-    w.head(_Head(str(hand_id), table, date, currency, tournament_id, buy_in, level, max_seats))
+    w.head(_Head(number, table, date, currency, tournament_id, buy_in, level, max_seats))
     w.walk()
     return "\n".join(w.out) + "\n"
+
+
+_DIGITS = re.compile(r"[0-9]+")
 
 
 class _Head(NamedTuple):
@@ -225,7 +237,7 @@ class _PokerStars:
     group_money = True
     group_chips = False
     date = "2026/01/01 12:00:00 ET"
-    hand_ids = re.compile(r"\d+")
+    hand_ids = re.compile(r"[0-9]+")
     hand_id_words = "digits"
     buy_in = "$1+$0.10 USD"
 
@@ -705,7 +717,7 @@ class _Winamax(_PokerStars):
     sign_after = True
     group_money = False
     date = "2026/01/01 12:00:00 UTC"
-    hand_ids = re.compile(r"\d+(?:-\d+)*")
+    hand_ids = re.compile(r"[0-9]+(?:-[0-9]+)*")
     hand_id_words = "digits, with dashes between them"
     buy_in = "0.90€ + 0.10€"
 
