@@ -330,3 +330,22 @@ def test_high_stakes_with_thousands_grouped_read_back(site: str) -> None:
             got = imported.hands[0]
             scale = Decimal(str(unit)) / got.chip_unit
             assert [x / scale for x in got.hand.stacks] == list(hand.stacks)
+
+
+@pytest.mark.parametrize("site", ["pokerstars", "fulltilt", "winamax"])
+def test_a_name_holding_a_bracket_reads_back(site: str) -> None:
+    """ "jo [FR]" beside "jo": the "Dealt to" line's name ran to the first " [" and the
+    hand was refused ("'jo' is dealt cards but has no seat", or "'FR' is not a card");
+    the reader now tries the longest seated name the line goes on with."""
+    hand = Hand(Rules(), [100, 100, 100], 0, seed=1)
+    while not hand.is_over:
+        hand.discard([hand.hole_ids(hand.actor)[0]]) if hand.in_draw else hand.check_or_call()
+    for names in (["jo [FR]", "ann", "bo"], ["jo [FR]", "jo", "jo [FR] [x"]):
+        for viewer in (0, 2, None):
+            text = histories.dumps(hand, site, viewer=viewer, players=names)
+            imported = histories.load(text)
+            assert not imported.refused, imported.refused[0].reason
+            (got,) = imported.hands
+            assert got.players == tuple(names) and got.hand.result.net == hand.result.net
+            if viewer is not None:
+                assert got.hero == names[viewer]

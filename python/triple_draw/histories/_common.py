@@ -29,6 +29,8 @@ AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?€?"
 _MONEY: dict[str, Decimal] = {}
 _CARDS: dict[str, list[int]] = {}
 _DEALT = re.compile(r"^Dealt to (.+?) \[([^\]]*)\](?: \[([^\]]*)\])?$")
+#: the cards of a "Dealt to" line after its player's name
+_DEALT_CARDS = re.compile(r"\[([^\]]*)\](?: \[([^\]]*)\])?$")
 _ID = {r + s: 4 * i + j for i, r in enumerate("23456789TJQKA") for j, s in enumerate("cdhs")}
 
 
@@ -205,15 +207,27 @@ def dealt_to(
     d = _DEALT.match(text)
     if d is None:
         raise RecordError("a 'Dealt to' line cannot be read", n, text)
-    who = d.group(1)
-    if who not in names:
-        raise RecordError(f"{who!r} is dealt cards but has no seat", n, text)
-    shown = cards(d.group(2), n, text)
-    new = cards(d.group(3) or "", n, text)
+    who, first, second = d.groups()
+    try:
+        if who not in names:
+            raise RecordError(f"{who!r} is dealt cards but has no seat", n, text)
+        shown = cards(first, n, text)
+        new = cards(second or "", n, text)
+    except RecordError:
+        # a name holding " [" ("jo [x]"): the longest seated name the line goes on with
+        for name in sorted(names, key=len, reverse=True):
+            m = _DEALT_CARDS.match(text, len(name) + 10)
+            if text.startswith(f"Dealt to {name} [") and m is not None and name != who:
+                who, (first, second) = name, m.groups()
+                shown = cards(first, n, text)
+                new = cards(second or "", n, text)
+                break
+        else:
+            raise
     if hidden and not shown and not new:
         return
     if street <= 0:
-        if len(shown) != 5 or d.group(3) is not None:
+        if len(shown) != 5 or second is not None:
             raise RecordError("the dealt hand is not five cards", n, text)
         if who in rec.dealt:
             raise RecordError(f"{who} is dealt a second hand", n, text)
