@@ -18,6 +18,7 @@ __all__ = [
     "AMOUNT",
     "read_seats",
     "dealt_to",
+    "dealt_line",
 ]
 
 #: the currency signs the sites print before (``$``, ``£``) or after (``€``) amounts
@@ -239,3 +240,27 @@ def dealt_to(
     if draw is None:
         raise RecordError(f"{who} is dealt cards he did not draw", n, text)
     draw.kept, draw.new = shown, new
+
+
+def dealt_line(
+    rec: SiteRecord,
+    text: str,
+    n: int,
+    street: int,
+    drawn: dict[str, Line],
+    names: dict[str, Seat],
+    players_line: Any,
+    *,
+    hidden: bool = False,
+) -> bool:
+    """A line that starts with "Dealt to ": read as a "Dealt to" line (:func:`dealt_to`;
+    ``True``), or - when it cannot be one and ``players_line(text)`` finds it to be a
+    line of a seated player whose name starts with those words ("Dealt to me collected
+    5 from pot") - left to the caller (``False``)."""
+    try:
+        dealt_to(rec, text, n, street, drawn, names, hidden=hidden)
+    except RecordError:
+        if not players_line(text):
+            raise
+        return False
+    return True

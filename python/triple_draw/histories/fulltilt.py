@@ -41,7 +41,7 @@ from triple_draw.histories._common import (
     CURRENCY_SIGNS,
     names_of,
     cards,
-    dealt_to,
+    dealt_line,
     money,
     read_seats,
 )
@@ -202,8 +202,9 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
             except ValueError:
                 raise RecordError("the button's seat cannot be read", n, text) from None
             continue
-        if text.startswith("Dealt to "):
-            dealt_to(rec, text, n, street, drawn, by_name)
+        if text.startswith("Dealt to ") and dealt_line(
+            rec, text, n, street, drawn, by_name, names.split
+        ):
             continue
         u = _UNCALLED.match(text)
         if u is not None:

@@ -36,7 +36,7 @@ from triple_draw.histories._common import (
     CURRENCY_SIGNS,
     names_of,
     cards,
-    dealt_to,
+    dealt_line,
     money,
     read_seats,
 )
@@ -218,8 +218,9 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
                 )
             out.append(ln)
             continue
-        if text.startswith("Dealt to "):
-            dealt_to(rec, text, n, street, drawn, by_name)
+        if text.startswith("Dealt to ") and dealt_line(
+            rec, text, n, street, drawn, by_name, lambda t: _collects(t, by_name)
+        ):
             continue
         u = _UNCALLED.match(text)
         if u is not None:
@@ -242,6 +243,13 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
             lines[-1],
         )
     return rec
+
+
+def _collects(text: str, by_name: dict[str, Any]) -> bool:
+    """Whether ``text`` is a seated player's collection (PokerStars prints no colon
+    after the name there)."""
+    c = _COLLECT.match(text)
+    return c is not None and c.group(1) in by_name
 
 
 #: the header's game text -> what :func:`_game` reads from it (``False``: not limit

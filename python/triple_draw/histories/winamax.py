@@ -41,7 +41,7 @@ from triple_draw.histories._common import (
     CURRENCY_SIGNS,
     names_of,
     cards,
-    dealt_to,
+    dealt_line,
     money,
     read_seats,
 )
@@ -186,8 +186,9 @@ def read(lines: list[str], first_line: int = 1) -> SiteRecord | None:
                 rec.total_pot = money(tot.group(1))
                 rec.rake = money(tot.group(2)) if tot.group(2) else money("0")
             continue
-        if text.startswith("Dealt to "):
-            dealt_to(rec, text, n, street, drawn, by_name, hidden=True)
+        if text.startswith("Dealt to ") and dealt_line(
+            rec, text, n, street, drawn, by_name, names.split, hidden=True
+        ):
             continue
         split = names.split(text)
         if split is not None:

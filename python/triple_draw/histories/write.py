@@ -872,10 +872,6 @@ def _in_pot(pot: Any, s: int, amount: int) -> bool:
     return any(j == s and x == amount for j, x in pot.shares)
 
 
-#: what other lines of a Full Tilt Poker or Winamax history start with: no name may
-_LINE_STARTS = ("Dealt to ", "Uncalled bet", "The button is", "Seat ", "Total pot", "Table")
-
-
 def _names(players: Any, n: int, sep: str = ": ") -> list[str]:
     if players is None:
         return [f"Player{s + 1}" for s in range(n)]
@@ -895,10 +891,6 @@ def _names(players: Any, n: int, sep: str = ": ") -> list[str]:
             for q in names:
                 if p != q and q.startswith(p + ":"):
                     raise ArgumentError(f"the name {q!r} starts with another player's name {p!r}")
-    else:  # the site puts a space after the name: its other lines must not read as actions
-        for p in names:
-            if p.startswith(_LINE_STARTS):
-                raise ArgumentError(f"the name {p!r} starts like a line of the history")
     return names
 
 
