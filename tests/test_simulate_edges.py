@@ -104,3 +104,38 @@ def test_decide_bots_and_act_bots_play_together() -> None:
 
     r = simulate([Folder(), "heuristic", "random"], hands=60, seed=4)
     assert sum(s.net for s in r.seats) == 0 and r.seats[0].bot == "Folder"
+
+
+def test_workers_that_cannot_start_are_a_package_error_that_says_why() -> None:
+    """A program read from standard input cannot be started again in a worker process
+    (the fork server runs the main module from its path): the pool breaks, and the run
+    says what happened and what to do instead of a bare ``BrokenProcessPool``."""
+    import os
+    import subprocess
+    import sys
+
+    program = (
+        "import threading, time\n"
+        # a second thread: the pool starts its workers from the fork server, not a fork
+        "threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+        "import concurrent.futures.process as cfp\n"
+        "import triple_draw as td\n"
+        "from triple_draw.errors import TripleDrawError\n"
+        "from triple_draw.simulation import WorkersLostError\n"
+        "try:\n"
+        "    td.simulate(['random'] * 2, hands=200, workers=2, seed=1, chunk_size=50)\n"
+        "except WorkersLostError as e:\n"
+        "    assert isinstance(e, TripleDrawError) and isinstance(e, cfp.BrokenProcessPool)\n"
+        "    print('LOST:', e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-"],
+        input=program,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "LOST: a worker process stopped before the run finished" in done.stdout
+    assert 'if __name__ == "__main__":' in done.stdout and "workers=1" in done.stdout

@@ -18,6 +18,7 @@ import itertools
 import os
 import sys
 from collections.abc import Callable, Iterable
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from triple_draw.errors import (
@@ -27,7 +28,14 @@ from triple_draw.errors import (
     TripleDrawError,
 )
 
-__all__ = ["ExecutorStartError", "RayExecutor", "MAX_WORKERS", "run_ordered", "resolve_executor"]
+__all__ = [
+    "ExecutorStartError",
+    "WorkersLostError",
+    "RayExecutor",
+    "MAX_WORKERS",
+    "run_ordered",
+    "resolve_executor",
+]
 
 
 class ExecutorShutdownError(TripleDrawError, RuntimeError):
@@ -38,6 +46,14 @@ class ExecutorShutdownError(TripleDrawError, RuntimeError):
 class ExecutorStartError(TripleDrawError, RuntimeError):
     """An executor could not start: a Ray node that would not start, or no Ray cluster at
     the address given (the message says what failed and what to check)."""
+
+
+class WorkersLostError(TripleDrawError, BrokenProcessPool):
+    """A worker process of a pool the run started stopped before the run finished: it
+    was killed (out of memory?), or it could not start the calling program again - a
+    script that runs workers must keep its top-level code under ``if __name__ ==
+    "__main__":`` and be a file, not standard input. ``workers=1`` runs in this process.
+    It is a :class:`concurrent.futures.process.BrokenProcessPool` too."""
 
 
 def _ray_start_failure(address: str | None, e: BaseException) -> str:
@@ -348,10 +364,17 @@ def run_chunks(
                 bar.update(done - bar.n)
 
         run_ordered(fn, args, ex, on_result)
-    except BaseException:
+    except BaseException as e:
         if owned:
             ex.shutdown(wait=False, cancel_futures=True)
             owned = False
+            if isinstance(e, BrokenProcessPool):
+                raise WorkersLostError(
+                    f"a worker process stopped before the run finished ({e}): it was killed "
+                    "(out of memory?), or it could not start this program again - a script "
+                    "that runs workers must keep its top-level code under `if __name__ == "
+                    '"__main__":` and be a file, not standard input; workers=1 runs here'
+                ) from e
         raise
     finally:
         if owned:

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from triple_draw._executors import ExecutorStartError, RayExecutor, run_chunks
+from triple_draw._executors import ExecutorStartError, RayExecutor, WorkersLostError, run_chunks
 from triple_draw._text import format_table
 from triple_draw.bots import (
     BET_OR_RAISE,
@@ -86,6 +86,7 @@ __all__ = [
     "SeatResult",
     "RayExecutor",
     "ExecutorStartError",
+    "WorkersLostError",
     "chunk_seed",
     "CATEGORIES",
     "MAX_HANDS",
