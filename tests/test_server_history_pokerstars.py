@@ -269,3 +269,14 @@ def test_pokerstars_dates_are_us_eastern_time() -> None:
         t = ts(2025, 1, 1) + k * 3600 + 1234
         d = datetime.fromtimestamp(t, eastern)
         assert engine.pokerstars_date(t) == f"{d:%Y/%m/%d} {d.hour}:{d:%M:%S} ET"
+
+
+def test_the_download_names_the_table_size_from_its_rules() -> None:
+    """Three players at an 8-seat table: the history's table line says 8-max (the writer's
+    default would say 6-max)."""
+    hand = Hand(Rules(max_players=8), [100, 100, 100], 0, seed=1)
+    hand.fold()
+    hand.fold()
+    text = engine.pokerstars_text(hand, 0, 7, ["Ann", "Bob", "Cy"], "t1", None, [0, 3, 5])
+    assert "Table 't1' 8-max (Play Money) Seat #1 is the button" in text.splitlines()[1]
+    assert histories.load(text, rules=hand.rules).hands[0].max_seats == 8

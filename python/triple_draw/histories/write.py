@@ -255,10 +255,9 @@ class _PokerStars:
         self.log = hand.history
         #: the draws done when each player who folded folded (filled by :meth:`walk`)
         self.folded_at: dict[int, int] = {}
-        sb = hand.small_blind_seat
-        if not any(e.kind == ev.POST_SMALL_BLIND and e.seat == sb for e in self.log):
-            sb = None  # (a button all-in from his ante, heads-up, posts none)
-        self.seats = (hand.button, sb, hand.big_blind_seat)
+        #: the button, the small blind (``None`` if none was posted: a heads-up button
+        #: all-in from his ante) and the big blind; :meth:`walk` finds who posted
+        self.seats: tuple[int, int | None, int] = (hand.button, None, hand.big_blind_seat)
         #: PokerStars' collections, by pot
         self.collections: list[tuple[int, str]] = []
 
@@ -379,7 +378,7 @@ class _PokerStars:
         self.out.append(f"Uncalled bet ({self.m(amount)}) returned to {self.names[s]}")
 
     def show(self, s: int, cards: tuple[str, ...]) -> None:
-        self.line(s, f"shows [{self.shown_text(cards)}] ({describe(list(cards))})")
+        self.line(s, f"shows [{self.shown_text(cards)}] ({self.describe(list(cards))})")
 
     def shown_text(self, cards: Any) -> str:
         """A shown hand's cards as the site prints them: PokerStars in the order held."""
@@ -506,6 +505,8 @@ class _PokerStars:
                 self.post(s, "ante", a, stacks[s] == 0)
             elif e.kind == ev.POST_SMALL_BLIND:
                 blinds_seen = True
+                if s == hand.small_blind_seat:
+                    self.seats = (hand.button, s, hand.big_blind_seat)
                 self.post(s, "sb", a, stacks[s] == 0)
             elif e.kind == ev.POST_BIG_BLIND and not bb_seen:
                 blinds_seen = bb_seen = True
@@ -769,9 +770,6 @@ class _Winamax(_PokerStars):
 
     def uncalled(self, s: int, amount: int) -> None:
         """Winamax prints no line: the bet comes back in the player's collection."""
-
-    def show(self, s: int, cards: tuple[str, ...]) -> None:
-        self.line(s, f"shows [{self.shown_text(cards)}] ({self.describe(list(cards))})")
 
     def shown_text(self, cards: Any) -> str:
         return _high_first(cards)
