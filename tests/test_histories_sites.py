@@ -396,3 +396,19 @@ def test_an_unseen_draw_of_more_cards_than_a_hand_holds_is_refused(site: str, li
         reason = next(r.reason for r in bad.refused if r not in whole.refused)
         assert why in reason and ", line " in reason
         assert len(reason) < 400
+
+
+def test_a_hand_listing_thousands_of_seats_is_refused_at_its_seats() -> None:
+    """A hostile file listing 20,000 seats (each name holding " [") with 2,000 "Dealt to"
+    lines took 35 s to refuse once the readers looked for the longest seated name in a
+    "Dealt to" line; the seats themselves are refused now, past ten."""
+    head = [
+        "PokerStars Hand #1:  Triple Draw 2-7 Lowball Limit ($0.10/$0.20 USD) - "
+        "2026/01/01 12:00:00 ET",
+        "Table 'x' 6-max Seat #1 is the button",
+    ]
+    seats = [f"Seat {i + 1}: p [{i} ($1 in chips)" for i in range(20_000)]
+    dealt = [f"Dealt to p [{i} [2c 3c 4c 5c 7d]" for i in range(2_000)]
+    text = "\n".join([*head, *seats, "*** DEALING HANDS ***", *dealt, "*** SUMMARY ***"])
+    (refused,) = histories.load(text).refused
+    assert "line 13" in refused.reason and "more than 10 seats" in refused.reason

@@ -154,6 +154,10 @@ def names_of(seats: list[Seat], sep: str) -> Names:
     return names
 
 
+#: the most seats a hand's table lists (a site's largest tables have ten)
+MAX_SEATS = 10
+
+
 def read_seats(
     rec: SiteRecord, lines: list[str], i: int, pattern: re.Pattern[str], *, blanks: bool = False
 ) -> int:
@@ -180,6 +184,12 @@ def read_seats(
                 if len(memo) < 4096:
                     memo[text] = f
             seats.append(Seat(*f))
+            if len(seats) > MAX_SEATS:
+                raise RecordError(
+                    f"the hand lists more than {MAX_SEATS} seats (no site's table has more)",
+                    first + i,
+                    text,
+                )
         i += 1
     if not rec.seats:
         raise RecordError("the hand lists no seats", first + i, lines[i] if i < len(lines) else "")
@@ -217,8 +227,10 @@ def dealt_to(
     except RecordError:
         # a name holding " [" ("jo [x]"): the longest seated name the line goes on with
         for name in sorted(names, key=len, reverse=True):
+            if name == who or not text.startswith(f"Dealt to {name} ["):
+                continue
             m = _DEALT_CARDS.match(text, len(name) + 10)
-            if text.startswith(f"Dealt to {name} [") and m is not None and name != who:
+            if m is not None:
                 who, (first, second) = name, m.groups()
                 shown = cards(first, n, text)
                 new = cards(second or "", n, text)
